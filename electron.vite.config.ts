@@ -1,0 +1,19 @@
+import { resolve } from 'node:path';
+import { defineConfig } from 'electron-vite';
+import { svelte } from '@sveltejs/vite-plugin-svelte';
+
+// Main and preload build as CommonJS (package.json has no "type": "module"); the sandboxed
+// preload must be a single file, which it is: it imports only `electron` and electron/shared.
+export default defineConfig({
+  main: {
+    build: { rollupOptions: { input: { index: resolve(__dirname, 'electron/main/index.ts') } } },
+  },
+  preload: {
+    build: { rollupOptions: { input: { index: resolve(__dirname, 'electron/preload/index.ts') } } },
+  },
+  renderer: {
+    root: resolve(__dirname, 'renderer'),
+    plugins: [svelte()],
+    build: { rollupOptions: { input: { index: resolve(__dirname, 'renderer/index.html') } } },
+  },
+});

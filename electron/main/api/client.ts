@@ -1,0 +1,316 @@
+/**
+ * HTTP client for the v1 interface (spec 2, 4, 5, 7). Runs in main only: it is the one place
+ * that holds the API key while a request is made. Every failure is an {@link ApiError}.
+ */
+import type { z } from 'zod';
+import type { Phone, PhoneUpdate, SipTrunk, SipTrunkCreate, Webhook } from '../../shared/domain';
+import { ApiError, type ApiErrorKind } from '../../shared/errors';
+import {
+  envelopeSchema,
+  interactionEnvelope,
+  phoneEnvelope,
+  phonesEnvelope,
+  sipTrunkEnvelope,
+  sipTrunksEnvelope,
+  statusOnlyEnvelope,
+  webhookEnvelope,
+  webhooksEnvelope,
+  type ParsedInteraction,
+} from './schemas';
+
+/** Default request timeout, in milliseconds. */
+export const DEFAULT_TIMEOUT_MS = 15_000;
+/** Largest response body read, in bytes; a bigger body is an `invalid_response`. */
+export const MAX_BODY_BYTES = 20 * 1024 * 1024;
+
+/** How to reach one workspace. */
+export interface ClientOptions {
+  /** Base URL ending in `/v1` (already normalized, see shared/base-url.ts). */
+  baseUrl: string;
+  apiKey: string;
+  /** Request timeout in milliseconds (default {@link DEFAULT_TIMEOUT_MS}). */
+  timeoutMs?: number;
+  /** Injected fetch (tests); defaults to the global one. */
+  fetch?: typeof fetch;
+}
+
+/** One method per endpoint of spec 4. Each rejects with an {@link ApiError}. */
+export interface ApiClient {
+  readonly baseUrl: string;
+  /** Endpoint 1. */
+  getInteraction(sid: string): Promise<ParsedInteraction>;
+  /** Endpoint 2. */
+  listPhones(): Promise<Phone[]>;
+  /** Endpoint 3; `number` is E.164 and is URL-encoded in the path (`+` -> `%2B`). */
+  getPhone(number: string): Promise<Phone>;
+  /** Endpoint 4; only fields present in `update` are sent. */
+  updatePhone(number: string, update: PhoneUpdate): Promise<Phone>;
+  /** Endpoint 5. */
+  createSipTrunk(input: SipTrunkCreate): Promise<SipTrunk>;
+  /** Endpoint 6. */
+  listSipTrunks(): Promise<SipTrunk[]>;
+  /** Endpoint 7. */
+  getSipTrunk(sid: string): Promise<SipTrunk>;
+  /** Endpoint 8. */
+  listWebhooks(): Promise<Webhook[]>;
+  /** Endpoint 9. */
+  getWebhook(sid: string): Promise<Webhook>;
+  /** Endpoint 10. */
+  deleteWebhook(sid: string): Promise<void>;
+}
+
+/** Creates a client for one workspace. Does no I/O until a method is called. */
+export function createApiClient(options: ClientOptions): ApiClient {
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const doFetch = options.fetch ?? fetch;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const host = safeHost(baseUrl);
+
+  async function request<S extends z.ZodType>(
+    method: 'GET' | 'PUT' | 'POST' | 'DELETE',
+    path: string,
+    schema: S,
+    what: string,
+    body?: unknown,
+  ): Promise<z.output<S>> {
+    const headers: Record<string, string> = {
+      Authorization: `Bearer ${options.apiKey}`,
+      Accept: 'application/json',
+    };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    let response: Response;
+    let text: string;
+    try {
+      response = await doFetch(`${baseUrl}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(timeoutMs),
+        redirect: 'error',
+      });
+      text = await readBody(response);
+    } catch (err) {
+      throw transportError(err, host, timeoutMs);
+    }
+    return interpret(response, text, schema, what, host);
+  }
+
+  return {
+    baseUrl,
+    getInteraction: (sid) =>
+      request('GET', `/interactions/${encodeURIComponent(sid)}`, interactionEnvelope, `Interaction ${sid}`),
+    listPhones: () => request('GET', '/phones', phonesEnvelope, 'The phone list'),
+    getPhone: (number) => request('GET', `/phones/${encodeURIComponent(number)}`, phoneEnvelope, `Phone ${number}`),
+    updatePhone: (number, update) =>
+      request('PUT', `/phones/${encodeURIComponent(number)}`, phoneEnvelope, `Phone ${number}`, phoneUpdateBody(update)),
+    createSipTrunk: (input) => request('POST', '/sip-trunks', sipTrunkEnvelope, 'The SIP trunk list', sipTrunkBody(input)),
+    listSipTrunks: () => request('GET', '/sip-trunks', sipTrunksEnvelope, 'The SIP trunk list'),
+    getSipTrunk: (sid) => request('GET', `/sip-trunks/${encodeURIComponent(sid)}`, sipTrunkEnvelope, `SIP trunk ${sid}`),
+    listWebhooks: () => request('GET', '/webhooks', webhooksEnvelope, 'The webhook list'),
+    getWebhook: (sid) => request('GET', `/webhooks/${encodeURIComponent(sid)}`, webhookEnvelope, `Webhook ${sid}`),
+    deleteWebhook: (sid) =>
+      request('DELETE', `/webhooks/${encodeURIComponent(sid)}`, statusOnlyEnvelope, `Webhook ${sid}`),
+  };
+}
+
+/** Spec 4 endpoint 4 body. Spec "Gaps": what an omitted field means is not shown, so untouched fields are never sent. */
+function phoneUpdateBody(update: PhoneUpdate): Record<string, string> {
+  const body: Record<string, string> = {};
+  if (update.name !== undefined) body.name = update.name;
+  if (update.inboundAgentId !== undefined) body.inbound_agent_id = update.inboundAgentId;
+  if (update.outboundAgentId !== undefined) body.outbound_agent_id = update.outboundAgentId;
+  return body;
+}
+
+/** Spec 4 endpoint 5 body; credentials only when given. */
+function sipTrunkBody(input: SipTrunkCreate): Record<string, string> {
+  const body: Record<string, string> = { name: input.name, termination_uri: input.terminationUri };
+  if (input.sipUsername !== undefined) body.sip_username = input.sipUsername;
+  if (input.sipPassword !== undefined) body.sip_password = input.sipPassword;
+  return body;
+}
+
+/** Reads a body as text, refusing more than {@link MAX_BODY_BYTES}. */
+async function readBody(response: Response): Promise<string> {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel();
+      throw new BodyTooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+class BodyTooLarge extends Error {}
+
+function interpret<S extends z.ZodType>(
+  response: Response,
+  text: string,
+  schema: S,
+  what: string,
+  host: string,
+): z.output<S> {
+  let json: unknown;
+  let parsed = false;
+  try {
+    json = JSON.parse(text);
+    parsed = true;
+  } catch {
+    json = undefined;
+  }
+  const serverMessage = extractServerMessage(parsed ? json : text);
+  const status = response.status;
+
+  if (!response.ok) {
+    const kind = kindOfStatus(status);
+    throw new ApiError({ kind, status, message: messageFor(kind, what, host, status), ...withServer(serverMessage) });
+  }
+  if (!parsed) {
+    const looksHtml = /^\s*</.test(text);
+    throw new ApiError({
+      kind: 'invalid_response',
+      status,
+      message: text.trim() === ''
+        ? `${host} sent an empty answer. Check that the base URL is the service's /v1 address.`
+        : looksHtml
+          ? `${host} answered with a web page instead of data. Check that the base URL is the service's /v1 address.`
+          : `${host} sent data that could not be read (not valid JSON). Try again; if it persists, report it to the service.`,
+    });
+  }
+  const envelope = envelopeSchema.safeParse(json);
+  if (!envelope.success) {
+    throw new ApiError({
+      kind: 'invalid_response',
+      status,
+      message: `${host} answered without the expected "status" field. Check that the base URL is the service's /v1 address.`,
+    });
+  }
+  if (envelope.data.status !== 'success') {
+    throw new ApiError({
+      kind: 'server',
+      status,
+      message: `${host} reported an error for ${lowerFirst(what)}${serverMessage ? `: ${serverMessage}` : '.'}`,
+      ...withServer(serverMessage),
+    });
+  }
+  const result = schema.safeParse(json);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const where = issue ? issue.path.join('.') : '';
+    throw new ApiError({
+      kind: 'invalid_response',
+      status,
+      message: `${host} sent ${lowerFirst(what)} in a shape Voice Review does not understand${where ? ` (field "${where}")` : ''}. Report this to the service provider.`,
+    });
+  }
+  return result.data;
+}
+
+function withServer(serverMessage: string | undefined): { serverMessage?: string } {
+  return serverMessage ? { serverMessage } : {};
+}
+
+function lowerFirst(s: string): string {
+  return s.startsWith('The ') ? `the ${s.slice(4)}` : s;
+}
+
+/** Spec 7: error statuses are not shown; these are the usual HTTP meanings. */
+function kindOfStatus(status: number): ApiErrorKind {
+  if (status === 401 || status === 403) return 'unauthorized';
+  if (status === 404 || status === 410) return 'not_found';
+  if (status === 400 || status === 409 || status === 422) return 'bad_input';
+  return 'server';
+}
+
+function messageFor(kind: ApiErrorKind, what: string, host: string, status: number): string {
+  switch (kind) {
+    case 'unauthorized':
+      return `${host} rejected the API key (HTTP ${status}). Check the key on the API Keys page of the account settings and enter it again.`;
+    case 'not_found':
+      return `${what} was not found in this workspace. Check it for typos and that you are in the right workspace.`;
+    case 'bad_input':
+      return `${host} refused the request (HTTP ${status}). Check the values entered.`;
+    default:
+      return status === 429
+        ? `${host} is rate limiting requests (HTTP 429). Wait a moment, then try again.`
+        : `${host} had a problem answering (HTTP ${status}). Try again in a moment.`;
+  }
+}
+
+/**
+ * Finds the server's own message in an error body of any shape (spec 7: the shape is not
+ * shown): `message`, `error` (string or object), `detail`, `error_description`, `title`, or the
+ * first entry of `errors`; a short plain-text body counts too. Capped at 300 characters.
+ */
+export function extractServerMessage(body: unknown, depth = 0): string | undefined {
+  const cap = (s: string) => {
+    const t = s.replace(/\s+/g, ' ').trim();
+    return t === '' ? undefined : t.length > 300 ? `${t.slice(0, 299)}…` : t;
+  };
+  if (typeof body === 'string') {
+    return depth === 0 && /^\s*</.test(body) ? undefined : body.length <= 2000 ? cap(body) : undefined;
+  }
+  if (depth > 3 || typeof body !== 'object' || body === null) return undefined;
+  if (Array.isArray(body)) return body.length > 0 ? extractServerMessage(body[0], depth + 1) : undefined;
+  const record = body as Record<string, unknown>;
+  for (const key of ['message', 'error', 'detail', 'error_description', 'title', 'errors', 'msg']) {
+    if (key in record) {
+      const found = extractServerMessage(record[key], depth + 1);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+function transportError(err: unknown, host: string, timeoutMs: number): ApiError {
+  if (err instanceof ApiError) return err;
+  if (err instanceof BodyTooLarge) {
+    return new ApiError({
+      kind: 'invalid_response',
+      message: `${host} sent an answer larger than ${MAX_BODY_BYTES / 1024 / 1024} MB; Voice Review stopped reading it. Report this to the service provider.`,
+    });
+  }
+  const name = err instanceof Error ? err.name : '';
+  if (name === 'TimeoutError' || name === 'AbortError') {
+    return new ApiError({
+      kind: 'timeout',
+      message: `${host} did not answer within ${Math.round(timeoutMs / 1000)} s. Check your connection and try again.`,
+    });
+  }
+  const cause = err instanceof Error ? (err.cause as { code?: string; message?: string } | undefined) : undefined;
+  const code = cause?.code ?? '';
+  if (/CERT|SSL|TLS/i.test(code) || /certificate|ssl|tls/i.test(cause?.message ?? '')) {
+    return new ApiError({
+      kind: 'network',
+      message: `The secure connection to ${host} failed (TLS error${code ? ` ${code}` : ''}). Check the base URL; the server's certificate is not trusted.`,
+    });
+  }
+  const why =
+    code === 'ECONNREFUSED'
+      ? 'the connection was refused'
+      : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
+        ? 'the host name could not be found'
+        : code === 'ECONNRESET' || code === 'UND_ERR_SOCKET'
+          ? 'the connection was cut'
+          : 'the network request failed';
+  return new ApiError({
+    kind: 'network',
+    message: `Could not reach ${host}: ${why}. Check the base URL and your network connection, then retry.`,
+  });
+}
+
+function safeHost(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).host;
+  } catch {
+    return 'The server';
+  }
+}

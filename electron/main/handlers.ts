@@ -1,0 +1,132 @@
+/**
+ * The handler table: one function per entry of the IPC contract (electron/shared/contract.ts).
+ * Electron registers each on `ipcMain.handle`; the end-to-end harness calls the same table from
+ * its `window.api` stand-in. Each handler validates its arguments with a schema and returns an
+ * {@link IpcResult}: errors travel as data, never as exceptions.
+ */
+import { z } from 'zod';
+import type { ApiMethod, IpcResult } from '../shared/contract';
+import type { Interaction } from '../shared/domain';
+import { ApiError } from '../shared/errors';
+import { isSid } from '../shared/sid';
+import { recordingUrlProblem } from './recording-protocol';
+import type { Session } from './session';
+
+/** A handler: positional arguments as received over IPC (untrusted) -> result as data. */
+export type Handler = (args: unknown[]) => Promise<IpcResult<unknown>>;
+/** The table: exactly one handler per contract method. */
+export type HandlerTable = Record<ApiMethod, Handler>;
+
+/** Options of {@link createHandlers}. */
+export interface HandlerOptions {
+  session: Session;
+  /** URL the renderer uses for an interaction's recording (protocol URL in Electron, loopback in the harness). */
+  recordingSrc: (sid: string) => string;
+  /** Called with unexpected (non-ApiError) failures, for the log. Must not include secrets. */
+  onUnexpected?: (method: ApiMethod, err: unknown) => void;
+}
+
+const e164 = z.string().regex(/^\+[1-9]\d{1,14}$/, 'Enter the number in E.164 form: + and country code, digits only (e.g. +14155550123).');
+const interactionSid = z.string().refine((s) => isSid('interaction', s), 'That is not an interaction SID (interaction_ followed by a UUID).');
+const agentSid = z.string().refine((s) => isSid('agent', s), 'Agent SIDs look like agent_ followed by a UUID.');
+const nonEmpty = (what: string) => z.string().trim().min(1, `Enter ${what}.`).max(500, `${what} is too long.`);
+
+/** Argument schemas, one tuple per method. */
+const argSchemas = {
+  getSession: z.tuple([]),
+  connect: z.tuple([
+    z.object({ name: z.string().max(200), baseUrl: z.string().max(2000), apiKey: z.string().max(4096) }),
+  ]),
+  openDemo: z.tuple([]),
+  disconnect: z.tuple([]),
+  getInteraction: z.tuple([interactionSid]),
+  listPhones: z.tuple([]),
+  getPhone: z.tuple([e164]),
+  updatePhone: z.tuple([
+    e164,
+    z
+      .object({ name: nonEmpty('a name').optional(), inboundAgentId: agentSid.optional(), outboundAgentId: agentSid.optional() })
+      .strict()
+      .refine((u) => Object.keys(u).length > 0, 'Nothing to save: change a field first.'),
+  ]),
+  listSipTrunks: z.tuple([]),
+  getSipTrunk: z.tuple([z.string().min(1).max(200)]),
+  createSipTrunk: z.tuple([
+    z
+      .object({
+        name: nonEmpty('a name'),
+        terminationUri: nonEmpty('a termination URI'),
+        sipUsername: z.string().min(1).max(500).optional(),
+        sipPassword: z.string().min(1).max(500).optional(),
+      })
+      .strict()
+      .refine((t) => (t.sipUsername === undefined) === (t.sipPassword === undefined), 'Give both a SIP username and a password, or neither.'),
+  ]),
+  listWebhooks: z.tuple([]),
+  getWebhook: z.tuple([z.string().min(1).max(200)]),
+  deleteWebhook: z.tuple([z.string().min(1).max(200)]),
+} satisfies Record<ApiMethod, z.ZodType>;
+
+/** Creates the handler table over a session. */
+export function createHandlers(options: HandlerOptions): HandlerTable {
+  const { session } = options;
+
+  const impl: { [K in ApiMethod]: (...args: z.output<(typeof argSchemas)[K]>) => Promise<unknown> } = {
+    getSession: () => session.info(),
+    connect: (input) => session.connect(input),
+    openDemo: () => session.openDemo(),
+    disconnect: () => session.disconnect(),
+    getInteraction: async (sid) => {
+      const parsed = await (await session.client()).getInteraction(sid);
+      session.rememberRecording(parsed.sid, parsed.recordingUrl);
+      const { recordingUrl, ...rest } = parsed;
+      const problem = recordingUrlProblem(recordingUrl);
+      const interaction: Interaction = {
+        ...rest,
+        recording: problem ? { available: false, reason: problem } : { available: true, src: options.recordingSrc(parsed.sid) },
+      };
+      return interaction;
+    },
+    listPhones: async () => (await session.client()).listPhones(),
+    getPhone: async (number) => (await session.client()).getPhone(number),
+    updatePhone: async (number, update) => (await session.client()).updatePhone(number, update),
+    listSipTrunks: async () => (await session.client()).listSipTrunks(),
+    getSipTrunk: async (sid) => (await session.client()).getSipTrunk(sid),
+    createSipTrunk: async (input) => (await session.client()).createSipTrunk(input),
+    listWebhooks: async () => (await session.client()).listWebhooks(),
+    getWebhook: async (sid) => (await session.client()).getWebhook(sid),
+    deleteWebhook: async (sid) => {
+      try {
+        await (await session.client()).deleteWebhook(sid);
+        return { alreadyGone: false };
+      } catch (err) {
+        // A 404 on delete means it is already gone: the user's goal is met.
+        if (err instanceof ApiError && err.kind === 'not_found') return { alreadyGone: true };
+        throw err;
+      }
+    },
+  };
+
+  const table = {} as HandlerTable;
+  for (const method of Object.keys(argSchemas) as ApiMethod[]) {
+    table[method] = async (args) => {
+      const parsed = argSchemas[method].safeParse(Array.isArray(args) ? args : []);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        return { ok: false, error: { kind: 'bad_input', message: issue?.message ?? 'Invalid input.' } };
+      }
+      try {
+        const fn = impl[method] as (...a: unknown[]) => Promise<unknown>;
+        return { ok: true, value: await fn(...(parsed.data as unknown[])) };
+      } catch (err) {
+        if (err instanceof ApiError) return { ok: false, error: err.toData() };
+        options.onUnexpected?.(method, err);
+        return {
+          ok: false,
+          error: { kind: 'server', message: 'Something went wrong inside Voice Review. Try again; if it keeps happening, restart the app.' },
+        };
+      }
+    };
+  }
+  return table;
+}

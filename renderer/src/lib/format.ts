@@ -1,0 +1,69 @@
+/**
+ * Display formatting. Units are in the names: seconds for media times, milliseconds for epochs.
+ */
+
+/** `m:ss` or `h:mm:ss` for a media time in seconds (negative or non-finite shows `0:00`). */
+export function formatClock(seconds: number | null | undefined): string {
+  if (seconds === null || seconds === undefined || !Number.isFinite(seconds) || seconds < 0) return '0:00';
+  const total = Math.floor(seconds);
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  const ss = String(s).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
+}
+
+/** A length in seconds as words, e.g. `2 min 14 s`, `1 h 03 min`, `45 s`. */
+export function formatDuration(seconds: number | null | undefined): string {
+  if (seconds === null || seconds === undefined || !Number.isFinite(seconds) || seconds < 0) return '—';
+  const total = Math.round(seconds);
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  if (h > 0) return `${h} h ${String(m).padStart(2, '0')} min`;
+  if (m > 0) return `${m} min ${String(s).padStart(2, '0')} s`;
+  return `${s} s`;
+}
+
+const dateTime = new Intl.DateTimeFormat(undefined, {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+});
+
+/** An epoch time in milliseconds in the user's local time zone; `—` when unknown. */
+export function formatLocalTime(epochMs: number | null | undefined): string {
+  if (epochMs === null || epochMs === undefined || !Number.isFinite(epochMs)) return '—';
+  return dateTime.format(new Date(epochMs));
+}
+
+/** An ISO 8601 string (spec 2 timestamps) in local time; the raw text when it does not parse. */
+export function formatIsoLocal(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? iso : dateTime.format(new Date(ms));
+}
+
+/**
+ * An E.164 number grouped for reading (`+1 415 555 0123`); only spacing is added, so copying
+ * the raw value is still exact. Non-E.164 input is returned unchanged.
+ */
+export function formatE164(number: string | null | undefined): string {
+  if (!number) return '—';
+  if (!/^\+\d{8,15}$/.test(number)) return number;
+  if (number.startsWith('+1') && number.length === 12) {
+    return `+1 ${number.slice(2, 5)} ${number.slice(5, 8)} ${number.slice(8)}`;
+  }
+  const rest = number.slice(3);
+  return `${number.slice(0, 3)} ${rest.replace(/(\d{3,4})(?=\d{3,4})/g, '$1 ')}`.trim();
+}
+
+/** `in_progress` -> `In progress`: open-set enum values shown as words, unknown ones included. */
+export function humanize(value: string | null | undefined): string {
+  if (!value) return '—';
+  const words = value.replace(/[_-]+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}

@@ -1,0 +1,39 @@
+/**
+ * Which transcript entry is "current" at a playback time.
+ */
+import type { LogEntry } from '../../../electron/shared/domain';
+
+/**
+ * Index (into `log`) of the last entry whose offset is at or before `timeSeconds`, by binary
+ * search; -1 before the first timed entry. `log` must be sorted by offset, which the API client
+ * guarantees (entries without an offset keep their place and are skipped over).
+ * @param log transcript sorted by `offsetSeconds`
+ * @param timeSeconds playback time in seconds
+ */
+export function activeEntryIndex(log: readonly LogEntry[], timeSeconds: number): number {
+  let lo = 0;
+  let hi = log.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const offset = offsetAtOrBefore(log, mid);
+    if (offset !== null && offset <= timeSeconds) {
+      found = mid;
+      lo = mid + 1;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  // Step back over untimed entries so the highlight lands on an entry that has a time.
+  while (found >= 0 && log[found]?.offsetSeconds === null) found -= 1;
+  return found;
+}
+
+/** The offset of entry `i`, or of the closest timed entry before it (untimed entries inherit). */
+function offsetAtOrBefore(log: readonly LogEntry[], i: number): number | null {
+  for (let j = i; j >= 0; j -= 1) {
+    const o = log[j]?.offsetSeconds;
+    if (o !== null && o !== undefined) return o;
+  }
+  return null;
+}
