@@ -11,7 +11,7 @@ export const CONTENT_SECURITY_POLICY = [
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data:",
   "font-src 'self'",
-  "media-src 'self' vr-recording:",
+  "media-src 'self' vr-recording: blob:",
   "connect-src 'self' vr-recording:",
   "base-uri 'none'",
   "form-action 'none'",

@@ -1,0 +1,232 @@
+/**
+ * End-to-end harness: the built renderer (`out/renderer`) in Debian's Chromium, driven by
+ * playwright-core, with `window.api` provided by a stand-in that routes every call to the same
+ * handler table Electron registers (electron/main/handlers.ts). Recordings are served by the
+ * same recording-protocol function over loopback HTTP, on the page's own origin.
+ *
+ * Used by the end-to-end tests and by `npm run harness` (harness-cli.ts).
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize, resolve } from 'node:path';
+import { Readable } from 'node:stream';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { API_METHODS, type ApiMethod } from '../../electron/shared/contract';
+import { startDemoServer } from '../../electron/main/demo/server';
+import { createHandlers, type HandlerTable } from '../../electron/main/handlers';
+import { createMemoryStore, type SecretStore } from '../../electron/main/keychain';
+import { createRecordingHandler, recordingPath } from '../../electron/main/recording-protocol';
+import { CONTENT_SECURITY_POLICY } from '../../electron/main/security';
+import { createSession, type Session } from '../../electron/main/session';
+import { createSettingsStore } from '../../electron/main/settings';
+
+/** Repository root. */
+export const ROOT = resolve(__dirname, '../..');
+/** Built renderer served by the harness. */
+export const RENDERER_DIR = join(ROOT, 'out/renderer');
+/** Git-ignored folder for screenshots. */
+export const ARTIFACTS_DIR = join(ROOT, 'test-artifacts');
+
+/** Chromium flags that work on this machine's closed network (see README). */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--autoplay-policy=no-user-gesture-required',
+];
+
+/** Path of the Chromium binary (override with CHROMIUM_PATH). */
+export function chromiumPath(): string {
+  return process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+}
+
+/** A running harness: loopback server, session, handler table and a browser page. */
+export interface Harness {
+  /** URL of the app page. */
+  url: string;
+  session: Session;
+  handlers: HandlerTable;
+  secrets: SecretStore;
+  context: BrowserContext;
+  page: Page;
+  /** Every error the page logged (console.error and uncaught exceptions). */
+  pageErrors: string[];
+  close(): Promise<void>;
+}
+
+const MIME: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+};
+
+/**
+ * Starts the loopback server and Chromium and opens the app. Nothing is connected: the test
+ * picks the demo workspace or connects to a server through the UI or `handlers.connect`.
+ * @throws Error when `out/renderer` is missing (run `npm run build`) or Chromium is not installed
+ */
+export async function startHarness(options: { viewport?: { width: number; height: number } } = {}): Promise<Harness> {
+  if (!existsSync(join(RENDERER_DIR, 'index.html'))) {
+    throw new Error(`The built renderer is missing (${RENDERER_DIR}). Run "npm run build" first.`);
+  }
+  if (!existsSync(chromiumPath())) {
+    throw new Error(`Chromium was not found at ${chromiumPath()}. Install Debian's "chromium" package or set CHROMIUM_PATH.`);
+  }
+  const userData = mkdtempSync(join(tmpdir(), 'voice-review-e2e-'));
+  const secrets = createMemoryStore();
+  const session = createSession({
+    settings: createSettingsStore(userData),
+    secrets,
+    startDemo: () => startDemoServer({ resourcesDir: join(ROOT, 'resources') }),
+  });
+
+  let origin = '';
+  const handlers = createHandlers({ session, recordingSrc: (sid) => `${origin}${recordingPath(sid)}` });
+  const recording = createRecordingHandler({ locate: (sid) => session.locateRecording(sid) });
+
+  const server = createServer((req, res) => {
+    void serve(req, res, recording).catch(() => {
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    });
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('The harness server has no port.');
+  origin = `http://127.0.0.1:${address.port}`;
+
+  const profile = mkdtempSync(join(tmpdir(), 'voice-review-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: chromiumPath(),
+    args: CHROMIUM_ARGS,
+    viewport: options.viewport ?? { width: 1280, height: 800 },
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  const pageErrors: string[] = [];
+  page.on('pageerror', (err) => pageErrors.push(err.message));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') pageErrors.push(msg.text());
+  });
+
+  // The stand-in for the preload: same shape (functions only), each routed to the handler table.
+  await page.exposeFunction('__voiceReviewInvoke', (method: ApiMethod, args: unknown[]) => {
+    if (!(API_METHODS as readonly string[]).includes(method)) return { ok: false, error: { kind: 'bad_input', message: 'Unknown method' } };
+    return handlers[method](args);
+  });
+  await page.addInitScript((methods: readonly string[]) => {
+    const invoke = (window as unknown as { __voiceReviewInvoke: (m: string, a: unknown[]) => Promise<unknown> }).__voiceReviewInvoke;
+    const api: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
+    for (const m of methods) api[m] = (...args: unknown[]) => invoke(m, args);
+    Object.defineProperty(window, 'api', { value: Object.freeze(api), writable: false });
+  }, API_METHODS);
+
+  const url = `${origin}/index.html`;
+  await page.goto(url);
+
+  return {
+    url,
+    session,
+    handlers,
+    secrets,
+    context,
+    page,
+    pageErrors,
+    async close() {
+      await context.close().catch(() => undefined);
+      await new Promise<void>((ok) => server.close(() => ok()));
+      server.closeAllConnections();
+      await session.close();
+      rmSync(profile, { recursive: true, force: true });
+      rmSync(userData, { recursive: true, force: true });
+    },
+  };
+}
+
+async function serve(
+  req: IncomingMessage,
+  res: ServerResponse,
+  recording: (request: Request) => Promise<Response>,
+): Promise<void> {
+  const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+  if (path.startsWith('/recording/')) {
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (typeof value === 'string') headers.set(name, value);
+    }
+    const response = await recording(new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers }));
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    if (!response.body) {
+      res.end();
+      return;
+    }
+    const body = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream);
+    res.on('close', () => body.destroy());
+    body.on('error', () => res.destroy());
+    body.pipe(res);
+    return;
+  }
+  const file = normalize(join(RENDERER_DIR, path === '/' ? 'index.html' : path));
+  if (!file.startsWith(RENDERER_DIR) || !existsSync(file)) {
+    res.writeHead(404, { 'Content-Type': 'text/plain' });
+    res.end('Not found');
+    return;
+  }
+  const body = await readFile(file);
+  const headers: Record<string, string> = { 'Content-Type': MIME[extname(file)] ?? 'application/octet-stream' };
+  if (extname(file) === '.html') headers['Content-Security-Policy'] = CONTENT_SECURITY_POLICY;
+  res.writeHead(200, headers);
+  res.end(body);
+}
+
+/** State of the transcript as the user sees it. */
+export interface TranscriptState {
+  /** Index (row position) of the highlighted entry, -1 when none. */
+  activeRow: number;
+  activeText: string | null;
+}
+
+/** Reads which transcript row is highlighted (aria-current). */
+export async function transcriptState(page: Page): Promise<TranscriptState> {
+  return page.evaluate(() => {
+    const rows = Array.from(document.querySelectorAll('section[aria-labelledby="transcript-title"] li'));
+    const activeRow = rows.findIndex((r) => r.getAttribute('aria-current') === 'true');
+    return { activeRow, activeText: activeRow >= 0 ? (rows[activeRow]?.textContent ?? null) : null };
+  });
+}
+
+/** Playback time in seconds, read from the player's slider (what a screen reader announces). */
+export async function playerTimeSeconds(page: Page): Promise<number> {
+  const value = await page.getByRole('slider', { name: /Playback position/ }).getAttribute('aria-valuenow');
+  return Number(value ?? 'NaN');
+}
+
+/**
+ * Looks up `sid` in the Interaction view and waits until the call is shown and the waveform is
+ * ready (play button enabled).
+ * @throws Error with the page's own error text when the call cannot be shown
+ */
+export async function showInteraction(page: Page, sid: string, timeoutMs = 30_000): Promise<void> {
+  await page.getByLabel('Interaction SID').fill(sid);
+  await page.getByRole('button', { name: 'Show call' }).click();
+  const ready = page.getByRole('button', { name: 'Play' });
+  const noRecording = page.getByRole('note');
+  const failure = page.getByRole('alert');
+  await ready.or(noRecording).or(failure).first().waitFor({ timeout: timeoutMs });
+  if (await failure.count()) throw new Error((await failure.first().innerText()).trim());
+  if (await noRecording.count()) return;
+  await page.waitForFunction(
+    () => !document.querySelector('button[aria-label="Play"]')?.hasAttribute('disabled'),
+    undefined,
+    { timeout: timeoutMs },
+  );
+}

@@ -1,0 +1,126 @@
+/**
+ * The user's story of issue 2, end to end: the built renderer in Debian's Chromium, every
+ * `window.api` call routed to the real handler table, against the embedded demo service.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Interaction } from '../../electron/shared/domain';
+import { ensureBuilt } from './build';
+import { ARTIFACTS_DIR, playerTimeSeconds, showInteraction, startHarness, transcriptState, type Harness } from './harness';
+
+let h: Harness;
+let call: Interaction;
+let inProgressSid: string;
+
+beforeAll(async () => {
+  ensureBuilt();
+  h = await startHarness();
+  await h.page.getByRole('button', { name: 'Open demo workspace' }).click();
+  await h.page.getByLabel('Current workspace').getByText('Demo workspace').waitFor();
+
+  // Pick the longest finished call of the seed, and the one still in progress.
+  const session = await h.session.info();
+  const calls: Interaction[] = [];
+  for (const demo of session.demoInteractions) {
+    const result = await h.handlers.getInteraction([demo.sid]);
+    if (result.ok) calls.push(result.value as Interaction);
+  }
+  const playable = calls.filter((c) => c.recording.available).sort((a, b) => b.log.length - a.log.length);
+  call = playable[0]!;
+  inProgressSid = calls.find((c) => !c.recording.available)!.sid;
+});
+
+afterAll(async () => {
+  await h?.close();
+});
+
+describe('reviewing a call by SID', () => {
+  it('refuses text without a SID before any request, saying what a SID looks like', async () => {
+    await h.page.getByLabel('Interaction SID').fill('ticket 4411: customer says the agent hung up');
+    await h.page.getByRole('button', { name: 'Show call' }).click();
+    await expect(h.page.getByText(/No interaction SID found in that text/).isVisible()).resolves.toBe(true);
+    expect(await h.page.getByText(/interaction_ followed by a UUID/).count()).toBeGreaterThan(0);
+  });
+
+  it('finds the SID in a pasted ticket line and shows metadata, variables and the transcript', async () => {
+    const ticketLine = `Ticket #4411 — see https://dashboard.example.com/calls/${call.sid}?tab=log (caller upset)`;
+    await showInteraction(h.page, ticketLine);
+    await expect(h.page.getByLabel('Interaction SID').inputValue()).resolves.toBe(call.sid);
+    const details = h.page.getByRole('region', { name: 'Call details' });
+    await expect(details.getByText(call.sid).isVisible()).resolves.toBe(true);
+    const firstVariable = Object.keys(call.variables).sort()[0]!;
+    await expect(h.page.getByRole('rowheader', { name: firstVariable }).isVisible()).resolves.toBe(true);
+    const rows = h.page.locator('section[aria-labelledby="transcript-title"] li');
+    expect(await rows.count()).toBe(call.log.length);
+  });
+
+  it('plays the recording and the highlighted entry advances with the audio', async () => {
+    await h.page.getByLabel('Speed').selectOption('2');
+    await h.page.getByRole('button', { name: 'Play' }).click();
+    await h.page.waitForFunction(() => {
+      const v = document.querySelector('[role="slider"]')?.getAttribute('aria-valuenow');
+      return Number(v) >= 2;
+    }, undefined, { timeout: 20_000 });
+    const first = await transcriptState(h.page);
+    expect(first.activeRow).toBeGreaterThanOrEqual(0);
+    // Wait until audio reaches the next timed entry after the highlighted one: the highlight must follow.
+    await h.page.waitForFunction(
+      (before) => {
+        const rows = Array.from(document.querySelectorAll('section[aria-labelledby="transcript-title"] li'));
+        return rows.findIndex((r) => r.getAttribute('aria-current') === 'true') > before;
+      },
+      first.activeRow,
+      { timeout: 30_000 },
+    );
+    const later = await transcriptState(h.page);
+    expect(later.activeRow).toBeGreaterThan(first.activeRow);
+    // The highlighted entry is the one being spoken: its offset is at or before the playback time.
+    const time = await playerTimeSeconds(h.page);
+    expect(call.log[later.activeRow]!.offsetSeconds!).toBeLessThanOrEqual(time + 1);
+  });
+
+  it('clicking a later entry moves playback there and highlights it', async () => {
+    const targetRow = Math.floor(call.log.length * 0.75);
+    const target = call.log[targetRow]!;
+    expect(target.offsetSeconds).not.toBeNull();
+    await h.page.locator('section[aria-labelledby="transcript-title"] li').nth(targetRow).getByRole('button').click();
+    await h.page.waitForFunction(
+      (offset) => Number(document.querySelector('[role="slider"]')?.getAttribute('aria-valuenow')) >= Math.floor(offset),
+      target.offsetSeconds!,
+      { timeout: 10_000 },
+    );
+    const time = await playerTimeSeconds(h.page);
+    expect(time).toBeGreaterThanOrEqual(Math.floor(target.offsetSeconds!));
+    expect(time).toBeLessThan(target.offsetSeconds! + 6);
+    const state = await transcriptState(h.page);
+    expect(state.activeRow).toBeGreaterThanOrEqual(targetRow);
+    expect(state.activeText).toContain(call.log[state.activeRow]!.message);
+
+    // Let the highlight settle on screen, then keep the picture a reviewer sees.
+    mkdirSync(ARTIFACTS_DIR, { recursive: true });
+    await h.page.screenshot({ path: join(ARTIFACTS_DIR, 'review-call.png') });
+    await h.page.getByRole('button', { name: 'Pause' }).click();
+  });
+
+  it('a call without a recording still shows its transcript, with a note', async () => {
+    await showInteraction(h.page, inProgressSid);
+    await expect(h.page.getByRole('note').innerText()).resolves.toMatch(/no recording.*transcript is still shown/i);
+    expect(await h.page.locator('section[aria-labelledby="transcript-title"] li').count()).toBeGreaterThan(0);
+    await expect(h.page.getByText('Still in progress').isVisible()).resolves.toBe(true);
+  });
+
+  it('an unknown SID is reported in words with a retry', async () => {
+    await h.page.getByLabel('Interaction SID').fill('interaction_00000000-0000-4000-8000-000000000000');
+    await h.page.getByRole('button', { name: 'Show call' }).click();
+    const alert = h.page.getByRole('alert');
+    await alert.waitFor();
+    await expect(alert.innerText()).resolves.toMatch(/was not found in this workspace/);
+    await expect(alert.getByRole('button', { name: 'Retry' }).isVisible()).resolves.toBe(true);
+  });
+
+  it('logged no errors in the page', () => {
+    // A 404 for the unknown SID is not a page error: it arrives as data through the bridge.
+    expect(h.pageErrors).toEqual([]);
+  });
+});
