@@ -9,6 +9,7 @@ import type { ApiMethod, IpcResult } from '../shared/contract';
 import type { Interaction } from '../shared/domain';
 import { ApiError } from '../shared/errors';
 import { isSid } from '../shared/sid';
+import { agentSidProblem, E164_HINT, isE164, terminationUriProblem } from '../shared/validation';
 import { recordingUrlProblem } from './recording-protocol';
 import type { Session } from './session';
 
@@ -26,9 +27,12 @@ export interface HandlerOptions {
   onUnexpected?: (method: ApiMethod, err: unknown) => void;
 }
 
-const e164 = z.string().regex(/^\+[1-9]\d{1,14}$/, 'Enter the number in E.164 form: + and country code, digits only (e.g. +14155550123).');
+const e164 = z.string().refine(isE164, E164_HINT);
 const interactionSid = z.string().refine((s) => isSid('interaction', s), 'That is not an interaction SID (interaction_ followed by a UUID).');
-const agentSid = z.string().refine((s) => isSid('agent', s), 'Agent SIDs look like agent_ followed by a UUID.');
+const agentSid = z.string().superRefine((s, ctx) => {
+  const problem = agentSidProblem(s);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
 const nonEmpty = (what: string) => z.string().trim().min(1, `Enter ${what}.`).max(500, `${what} is too long.`);
 
 /** Argument schemas, one tuple per method. */
@@ -55,7 +59,10 @@ const argSchemas = {
     z
       .object({
         name: nonEmpty('a name'),
-        terminationUri: nonEmpty('a termination URI'),
+        terminationUri: z.string().max(500).superRefine((s, ctx) => {
+          const problem = terminationUriProblem(s);
+          if (problem) ctx.addIssue({ code: 'custom', message: problem });
+        }),
         sipUsername: z.string().min(1).max(500).optional(),
         sipPassword: z.string().min(1).max(500).optional(),
       })

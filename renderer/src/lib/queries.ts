@@ -1,25 +1,89 @@
 /**
- * Query keys and functions: every read and write of the renderer goes through svelte-query
- * with these, so loading and error states come from it and there are no hand-rolled caches.
+ * Query keys and options: every read and write of the renderer goes through svelte-query with
+ * these, so loading and error states come from it and there are no hand-rolled caches. All
+ * workspace data lives under `['workspace', id, …]` so switching workspace can drop it at once.
  */
+import type { QueryClient } from '@tanstack/svelte-query';
+import type { Phone, SipTrunk, Webhook } from '../../../electron/shared/domain';
 import { api } from './api';
 
-/** Query keys. Everything under a workspace id, so switching workspace cannot mix data. */
+/** Query keys. */
 export const keys = {
   session: ['session'] as const,
+  workspace: (id: string) => ['workspace', id] as const,
   interaction: (workspaceId: string, sid: string) => ['workspace', workspaceId, 'interaction', sid] as const,
+  phones: (workspaceId: string) => ['workspace', workspaceId, 'phones'] as const,
+  phone: (workspaceId: string, number: string) => ['workspace', workspaceId, 'phone', number] as const,
+  sipTrunks: (workspaceId: string) => ['workspace', workspaceId, 'sip-trunks'] as const,
+  sipTrunk: (workspaceId: string, sid: string) => ['workspace', workspaceId, 'sip-trunk', sid] as const,
+  webhooks: (workspaceId: string) => ['workspace', workspaceId, 'webhooks'] as const,
+  webhook: (workspaceId: string, sid: string) => ['workspace', workspaceId, 'webhook', sid] as const,
 };
 
-/** Options for the session query (current workspace and demo SIDs). */
+/** The session query (current workspace and demo SIDs). */
 export function sessionQuery() {
   return { queryKey: keys.session, queryFn: () => api().getSession(), staleTime: Infinity };
 }
 
-/** Options for one interaction (spec 4 endpoint 1). */
+/** One interaction (spec 4 endpoint 1); disabled until a SID is chosen. */
 export function interactionQuery(workspaceId: string, sid: string | null) {
   return {
     queryKey: keys.interaction(workspaceId, sid ?? ''),
     queryFn: () => api().getInteraction(sid ?? ''),
     enabled: sid !== null,
   };
+}
+
+/** Phone list (spec 4 endpoint 2). */
+export function phonesQuery(workspaceId: string) {
+  return { queryKey: keys.phones(workspaceId), queryFn: () => api().listPhones() };
+}
+
+/** One phone by E.164 number (spec 4 endpoint 3). */
+export function phoneQuery(workspaceId: string, number: string | null) {
+  return { queryKey: keys.phone(workspaceId, number ?? ''), queryFn: () => api().getPhone(number ?? ''), enabled: number !== null };
+}
+
+/** SIP trunk list (spec 4 endpoint 6). */
+export function sipTrunksQuery(workspaceId: string) {
+  return { queryKey: keys.sipTrunks(workspaceId), queryFn: () => api().listSipTrunks() };
+}
+
+/** One SIP trunk (spec 4 endpoint 7). */
+export function sipTrunkQuery(workspaceId: string, sid: string | null) {
+  return { queryKey: keys.sipTrunk(workspaceId, sid ?? ''), queryFn: () => api().getSipTrunk(sid ?? ''), enabled: sid !== null };
+}
+
+/** Webhook list (spec 4 endpoint 8). */
+export function webhooksQuery(workspaceId: string) {
+  return { queryKey: keys.webhooks(workspaceId), queryFn: () => api().listWebhooks() };
+}
+
+/** One webhook (spec 4 endpoint 9). */
+export function webhookQuery(workspaceId: string, sid: string | null) {
+  return { queryKey: keys.webhook(workspaceId, sid ?? ''), queryFn: () => api().getWebhook(sid ?? ''), enabled: sid !== null };
+}
+
+/** After a phone update: the server's version replaces the cached detail and list entry. */
+export function storeUpdatedPhone(client: QueryClient, workspaceId: string, phone: Phone): void {
+  client.setQueryData(keys.phone(workspaceId, phone.number), phone);
+  client.setQueryData<Phone[]>(keys.phones(workspaceId), (list) => list?.map((p) => (p.number === phone.number ? phone : p)));
+  void client.invalidateQueries({ queryKey: keys.phones(workspaceId) });
+}
+
+/** After a trunk is created: it appears in the list from the server's response. */
+export function storeCreatedSipTrunk(client: QueryClient, workspaceId: string, trunk: SipTrunk): void {
+  client.setQueryData(keys.sipTrunk(workspaceId, trunk.sid), trunk);
+  client.setQueryData<SipTrunk[]>(keys.sipTrunks(workspaceId), (list) => (list ? [...list.filter((t) => t.sid !== trunk.sid), trunk] : [trunk]));
+  void client.invalidateQueries({ queryKey: keys.sipTrunks(workspaceId) });
+}
+
+/**
+ * Removes a webhook from the cached list at once (before the server answers) and returns a
+ * function that puts the list back as it was, for when the delete fails.
+ */
+export function removeWebhookOptimistically(client: QueryClient, workspaceId: string, sid: string): () => void {
+  const previous = client.getQueryData<Webhook[]>(keys.webhooks(workspaceId));
+  client.setQueryData<Webhook[]>(keys.webhooks(workspaceId), (list) => list?.filter((w) => w.sid !== sid));
+  return () => client.setQueryData(keys.webhooks(workspaceId), previous);
 }

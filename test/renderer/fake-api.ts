@@ -1,0 +1,138 @@
+/**
+ * A stand-in for `window.api` (a {@link RawApi}) in renderer tests.
+ *
+ * Each method answers with what the test gave it: a value (`ok(...)`), an error (`fail(...)`),
+ * a function of the call's arguments, or a {@link Deferred} that stays pending until the test
+ * settles it (to see loading states). Every call is recorded with its arguments. A method the
+ * test did not configure answers with a `server` error naming it, so an unexpected call shows
+ * up on screen and in `calls` instead of hanging.
+ */
+import { API_METHODS, type ApiMethod, type IpcResult, type SessionInfo, type VoiceReviewApi } from '../../electron/shared/contract';
+import type { RawApi } from '../../electron/shared/bridge';
+import type { Interaction } from '../../electron/shared/domain';
+import type { ApiErrorData } from '../../electron/shared/errors';
+import { resetApi } from '../../renderer/src/lib/api';
+
+type ValueOf<K extends ApiMethod> = Awaited<ReturnType<VoiceReviewApi[K]>>;
+type ArgsOf<K extends ApiMethod> = Parameters<VoiceReviewApi[K]>;
+
+/** A reply that stays pending until `resolve`/`fail` is called. Every call made meanwhile shares it. */
+export interface Deferred<T> {
+  readonly kind: 'deferred';
+  readonly promise: Promise<IpcResult<T>>;
+  resolve(value: T): void;
+  fail(error: ApiErrorData): void;
+}
+
+/** Creates a {@link Deferred} reply. */
+export function deferred<T>(): Deferred<T> {
+  let settle!: (result: IpcResult<T>) => void;
+  const promise = new Promise<IpcResult<T>>((resolve) => (settle = resolve));
+  return {
+    kind: 'deferred',
+    promise,
+    resolve: (value) => settle({ ok: true, value }),
+    fail: (error) => settle({ ok: false, error }),
+  };
+}
+
+/** What a configured method answers. */
+export type Reply<K extends ApiMethod> =
+  | IpcResult<ValueOf<K>>
+  | Deferred<ValueOf<K>>
+  | ((...args: ArgsOf<K>) => IpcResult<ValueOf<K>> | Promise<IpcResult<ValueOf<K>>>);
+
+export type Replies = { [K in ApiMethod]?: Reply<K> };
+
+/** A successful reply. */
+export function ok<T>(value: T): IpcResult<T> {
+  return { ok: true, value };
+}
+
+/** A failed reply, as main sends it. */
+export function fail(error: ApiErrorData): { ok: false; error: ApiErrorData } {
+  return { ok: false, error };
+}
+
+export interface FakeApi {
+  /** The object installed as `window.api`. */
+  raw: RawApi;
+  /** Arguments of every call, per method, in call order. */
+  calls: { [K in ApiMethod]: ArgsOf<K>[] };
+  /** Changes what `method` answers from now on. */
+  reply<K extends ApiMethod>(method: K, reply: Reply<K>): void;
+}
+
+function isDeferred(value: unknown): value is Deferred<unknown> {
+  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'deferred';
+}
+
+/**
+ * Builds a fake API, installs it as `window.api` and forgets the renderer's cached wrapper
+ * (`resetApi`) so the next `api()` call uses it.
+ */
+export function installFakeApi(replies: Replies = {}): FakeApi {
+  const current: Record<string, unknown> = { ...replies };
+  const calls = Object.fromEntries(API_METHODS.map((m) => [m, [] as unknown[][]])) as FakeApi['calls'];
+  const raw: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
+  for (const method of API_METHODS) {
+    raw[method] = async (...args: unknown[]) => {
+      (calls[method] as unknown[][]).push(args);
+      const reply = current[method];
+      if (reply === undefined) {
+        return fail({ kind: 'server', message: `The fake API has no reply for ${method} in this test.` });
+      }
+      if (isDeferred(reply)) return reply.promise;
+      if (typeof reply === 'function') return (reply as (...a: unknown[]) => unknown)(...args);
+      return reply;
+    };
+  }
+  const fake: FakeApi = {
+    raw: raw as unknown as RawApi,
+    calls,
+    reply(method, reply) {
+      current[method] = reply;
+    },
+  };
+  window.api = fake.raw;
+  resetApi();
+  return fake;
+}
+
+/** A session with no workspace yet: the app opens on the Connect screen. */
+export function noWorkspace(): SessionInfo {
+  return { workspace: null, demoInteractions: [] };
+}
+
+/** A session connected to a demo workspace offering `demoInteractions`. */
+export function demoSession(
+  name = 'Demo workspace',
+  demoInteractions: SessionInfo['demoInteractions'] = [],
+): SessionInfo {
+  return {
+    workspace: { id: 'ws-demo', name, baseUrl: 'http://127.0.0.1:4010/v1', isDemo: true },
+    demoInteractions,
+  };
+}
+
+/**
+ * An interaction with no recording (so the waveform player is not mounted), overridable field
+ * by field. Each test passes the fields it asserts on.
+ */
+export function interaction(overrides: Partial<Interaction> & { sid: string }): Interaction {
+  return {
+    fromNumber: null,
+    toNumber: null,
+    direction: null,
+    type: null,
+    status: null,
+    agentSid: null,
+    startedAtMs: null,
+    endedAtMs: null,
+    durationSeconds: null,
+    variables: {},
+    log: [],
+    recording: { available: false, reason: 'This interaction has no recording.' },
+    ...overrides,
+  };
+}
