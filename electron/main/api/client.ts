@@ -92,7 +92,7 @@ export function createApiClient(options: ClientOptions): ApiClient {
     } catch (err) {
       throw transportError(err, host, timeoutMs);
     }
-    return interpret(response, text, schema, what, host);
+    return interpret(response, text, schema, what, host, options.apiKey);
   }
 
   return {
@@ -157,6 +157,7 @@ function interpret<S extends z.ZodType>(
   schema: S,
   what: string,
   host: string,
+  apiKey: string,
 ): z.output<S> {
   let json: unknown;
   let parsed = false;
@@ -166,7 +167,8 @@ function interpret<S extends z.ZodType>(
   } catch {
     json = undefined;
   }
-  const serverMessage = extractServerMessage(parsed ? json : text);
+  // A server may echo the key it refused; the message is shown and logged, so the key is masked.
+  const serverMessage = withoutKey(extractServerMessage(parsed ? json : text), apiKey);
   const status = response.status;
 
   if (!response.ok) {
@@ -216,6 +218,10 @@ function interpret<S extends z.ZodType>(
 
 function withServer(serverMessage: string | undefined): { serverMessage?: string } {
   return serverMessage ? { serverMessage } : {};
+}
+
+function withoutKey(message: string | undefined, apiKey: string): string | undefined {
+  return message && apiKey ? message.split(apiKey).join('[API key]') : message;
 }
 
 function lowerFirst(s: string): string {
