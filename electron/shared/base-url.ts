@@ -14,8 +14,10 @@ const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
  * hosts (a key must not travel in clear text).
  */
 export function normalizeBaseUrl(input: string): BaseUrlResult {
-  const trimmed = input.trim();
-  if (trimmed === '') return { ok: false, message: 'Enter the base URL of the service, e.g. https://api.example.com/v1.' };
+  const given = input.trim();
+  // A bare host ("api.example.com", "api.example.com/v1") gets https:// in front.
+  const trimmed = !given.includes('://') && /^[a-z0-9.-]+(:\d+)?(\/|$)/i.test(given) ? `https://${given}` : given;
+  if (given === '') return { ok: false, message: 'Enter the base URL of the service, e.g. https://api.example.com/v1.' };
   let url: URL;
   try {
     url = new URL(trimmed);

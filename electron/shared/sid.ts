@@ -14,7 +14,7 @@ export const INTERACTION_SID_HINT =
  * (Spec 2: `interaction_` + UUID.)
  */
 export function extractInteractionSid(text: string): string | null {
-  const match = new RegExp(`interaction_(${UUID})`, 'i').exec(text);
+  const match = new RegExp(`interaction_(${UUID})(?![0-9a-f])`, 'i').exec(text);
   if (!match || match[1] === undefined) return null;
   return `interaction_${match[1].toLowerCase()}`;
 }

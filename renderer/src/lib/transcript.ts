@@ -16,8 +16,7 @@ export function activeEntryIndex(log: readonly LogEntry[], timeSeconds: number):
   let found = -1;
   while (lo <= hi) {
     const mid = (lo + hi) >>> 1;
-    const offset = offsetAtOrBefore(log, mid);
-    if (offset !== null && offset <= timeSeconds) {
+    if (offsetAtOrBefore(log, mid) <= timeSeconds) {
       found = mid;
       lo = mid + 1;
     } else {
@@ -29,11 +28,14 @@ export function activeEntryIndex(log: readonly LogEntry[], timeSeconds: number):
   return found;
 }
 
-/** The offset of entry `i`, or of the closest timed entry before it (untimed entries inherit). */
-function offsetAtOrBefore(log: readonly LogEntry[], i: number): number | null {
+/**
+ * The offset of entry `i`, or of the closest timed entry before it (untimed entries inherit);
+ * -Infinity when no timed entry precedes it, so leading untimed entries sort first.
+ */
+function offsetAtOrBefore(log: readonly LogEntry[], i: number): number {
   for (let j = i; j >= 0; j -= 1) {
     const o = log[j]?.offsetSeconds;
     if (o !== null && o !== undefined) return o;
   }
-  return null;
+  return Number.NEGATIVE_INFINITY;
 }
