@@ -33,5 +33,10 @@ node -e "require('keytar')" 2>/dev/null || npm rebuild keytar --build-from-sourc
 npm run build
 npm run check
 
+# A throw-away login keyring: the daemon creates it in this folder, unlocked with this password,
+# so the tests never touch (or depend on) the user's own keyrings.
 export VOICE_REVIEW_KEYRING_PASSWORD="${VOICE_REVIEW_KEYRING_PASSWORD:-voice-review-test}"
-exec dbus-run-session -- sh -c 'printf %s "$VOICE_REVIEW_KEYRING_PASSWORD" | gnome-keyring-daemon --unlock --components=secrets >/dev/null && npx vitest run'
+VOICE_REVIEW_KEYRING_HOME="$(mktemp -d)"
+export VOICE_REVIEW_KEYRING_HOME
+trap 'rm -rf "$VOICE_REVIEW_KEYRING_HOME"' EXIT
+dbus-run-session -- sh -c 'printf %s "$VOICE_REVIEW_KEYRING_PASSWORD" | XDG_DATA_HOME="$VOICE_REVIEW_KEYRING_HOME" gnome-keyring-daemon --unlock --components=secrets >/dev/null && npx vitest run'

@@ -378,6 +378,13 @@ describe('error kinds', () => {
     expect(error.message).toContain(MAIN_LINE);
   });
 
+  it('names what failed: a refused trunk creation is about the new trunk', async () => {
+    const client = hostileClient('trunk-error', (_req, res) => sendJson(res, 200, { status: 'error', message: 'Trunk limit reached' }));
+    const error = await failure(client.createSipTrunk({ name: 'PBX', terminationUri: 'sip:pbx.example.com' }));
+    expect(error.kind).toBe('server');
+    expect(error.message).toMatch(/reported an error for the new SIP trunk: Trunk limit reached/);
+  });
+
   it('invalid_response: a success envelope without the payload', async () => {
     const client = hostileClient('no-payload', (_req, res) => sendJson(res, 200, { status: 'success' }));
     const error = await failure(client.getInteraction(DENTAL_SID));
@@ -523,6 +530,23 @@ describe('a hostile server', () => {
     const envelopeError = await failure(client.listWebhooks());
     expect(envelopeError.kind).toBe('server');
     expect(envelopeError.message).toMatch(/is revoked/);
+  });
+});
+
+describe('path segments', () => {
+  it.each(['.', '..', ''])('refuses %j as an identifier instead of calling another path', async (sid) => {
+    const client = hostileClient(`dot-${sid.length}`, (_req, res) => sendJson(res, 200, { status: 'success', webhooks: [] }));
+    for (const call of [client.getWebhook(sid), client.deleteWebhook(sid), client.getSipTrunk(sid)]) {
+      const error = await failure(call);
+      expect(error.kind).toBe('bad_input');
+    }
+    expect(seen.get(`dot-${sid.length}`)).toBeUndefined();
+  });
+
+  it('keeps slashes and query characters inside one segment', async () => {
+    const client = hostileClient('slashes', (_req, res) => sendJson(res, 404, { status: 'error', message: 'nope' }));
+    await failure(client.deleteWebhook('../phones?x=1#y'));
+    expect(seen.get('slashes')?.map((r) => r.url)).toEqual(['/slashes/v1/webhooks/..%2Fphones%3Fx%3D1%23y']);
   });
 });
 

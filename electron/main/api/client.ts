@@ -66,6 +66,17 @@ export function createApiClient(options: ClientOptions): ApiClient {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const host = safeHost(baseUrl);
 
+  /**
+   * One path segment. `.` and `..` are dot-segments that URL parsing resolves away (sending
+   * DELETE /webhooks/.. to /v1/), and `%2E` is one too, so they are refused like ''.
+   */
+  function segment(value: string): string {
+    if (value === '' || value === '.' || value === '..') {
+      throw new ApiError({ kind: 'bad_input', message: `Not a valid identifier: "${value}". Check what was entered.` });
+    }
+    return encodeURIComponent(value);
+  }
+
   async function request<S extends z.ZodType>(
     method: 'GET' | 'PUT' | 'POST' | 'DELETE',
     path: string,
@@ -97,19 +108,19 @@ export function createApiClient(options: ClientOptions): ApiClient {
 
   return {
     baseUrl,
-    getInteraction: (sid) =>
-      request('GET', `/interactions/${encodeURIComponent(sid)}`, interactionEnvelope, `Interaction ${sid}`),
+    getInteraction: async (sid) =>
+      request('GET', `/interactions/${segment(sid)}`, interactionEnvelope, `Interaction ${sid}`),
     listPhones: () => request('GET', '/phones', phonesEnvelope, 'The phone list'),
-    getPhone: (number) => request('GET', `/phones/${encodeURIComponent(number)}`, phoneEnvelope, `Phone ${number}`),
-    updatePhone: (number, update) =>
-      request('PUT', `/phones/${encodeURIComponent(number)}`, phoneEnvelope, `Phone ${number}`, phoneUpdateBody(update)),
-    createSipTrunk: (input) => request('POST', '/sip-trunks', sipTrunkEnvelope, 'The SIP trunk list', sipTrunkBody(input)),
+    getPhone: async (number) => request('GET', `/phones/${segment(number)}`, phoneEnvelope, `Phone ${number}`),
+    updatePhone: async (number, update) =>
+      request('PUT', `/phones/${segment(number)}`, phoneEnvelope, `Phone ${number}`, phoneUpdateBody(update)),
+    createSipTrunk: (input) => request('POST', '/sip-trunks', sipTrunkEnvelope, 'The new SIP trunk', sipTrunkBody(input)),
     listSipTrunks: () => request('GET', '/sip-trunks', sipTrunksEnvelope, 'The SIP trunk list'),
-    getSipTrunk: (sid) => request('GET', `/sip-trunks/${encodeURIComponent(sid)}`, sipTrunkEnvelope, `SIP trunk ${sid}`),
+    getSipTrunk: async (sid) => request('GET', `/sip-trunks/${segment(sid)}`, sipTrunkEnvelope, `SIP trunk ${sid}`),
     listWebhooks: () => request('GET', '/webhooks', webhooksEnvelope, 'The webhook list'),
-    getWebhook: (sid) => request('GET', `/webhooks/${encodeURIComponent(sid)}`, webhookEnvelope, `Webhook ${sid}`),
-    deleteWebhook: (sid) =>
-      request('DELETE', `/webhooks/${encodeURIComponent(sid)}`, statusOnlyEnvelope, `Webhook ${sid}`),
+    getWebhook: async (sid) => request('GET', `/webhooks/${segment(sid)}`, webhookEnvelope, `Webhook ${sid}`),
+    deleteWebhook: async (sid) =>
+      request('DELETE', `/webhooks/${segment(sid)}`, statusOnlyEnvelope, `Webhook ${sid}`),
   };
 }
 

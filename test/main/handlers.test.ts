@@ -1,0 +1,340 @@
+/**
+ * The IPC handler table (electron/main/handlers.ts) over a real session: settings in a temp dir,
+ * secrets in the in-memory store, the demo service on 127.0.0.1. Each test builds its own rig
+ * (session, settings folder, demo server), so no test sees another's changes.
+ */
+import * as fs from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDemoServer, type DemoServer } from '../../electron/main/demo/server';
+import { createHandlers, type HandlerTable } from '../../electron/main/handlers';
+import { createMemoryStore, type SecretStore } from '../../electron/main/keychain';
+import { createRecordingHandler, recordingPath } from '../../electron/main/recording-protocol';
+import { createSession, type Session } from '../../electron/main/session';
+import { createSettingsStore } from '../../electron/main/settings';
+import type { ApiMethod, IpcResult } from '../../electron/shared/contract';
+import { E164_HINT } from '../../electron/shared/validation';
+
+const RESOURCES_DIR = path.resolve(__dirname, '../../resources');
+const DENTAL_SID = 'interaction_a11be33b-a3c4-45fc-8bb4-fa63399cb100';
+const IN_PROGRESS_SID = 'interaction_ce620b66-e2a0-4c13-8abe-08b82f3a7b18';
+const MAIN_LINE = '+14155550123';
+const DENTAL_WEBHOOK_SID = 'wh_d73197c9-90ca-476f-8ccc-0134c1d9905d';
+const AGENT = 'agent_11111111-2222-4333-8444-555555555555';
+/** The key of the second ("customer") demo server that connect() is tested against. */
+const CUSTOMER_KEY = 'vr_customer_key_8c1f0e2a77d94b31';
+
+const sessions: Session[] = [];
+const dirs: string[] = [];
+let customer: DemoServer;
+
+beforeAll(async () => {
+  customer = await startDemoServer({ resourcesDir: RESOURCES_DIR, apiKey: CUSTOMER_KEY });
+});
+
+afterAll(async () => {
+  for (const session of sessions) await session.close();
+  await customer.close();
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+});
+
+interface Rig {
+  handlers: HandlerTable;
+  session: Session;
+  secrets: SecretStore;
+  /** Every secret written, in order. */
+  secretWrites: [account: string, secret: string][];
+  /** Every HTTP request the session's API clients made. */
+  requests: string[];
+  /** Failures passed to onUnexpected. */
+  unexpected: [ApiMethod, unknown][];
+  settingsDir: string;
+  settingsFile: string;
+}
+
+async function rig(settingsDir?: string): Promise<Rig> {
+  const dir = settingsDir ?? (await mkdtemp(path.join(tmpdir(), 'vr-handlers-')));
+  if (!settingsDir) dirs.push(dir);
+  const settings = createSettingsStore(dir);
+  const memory = createMemoryStore();
+  const secretWrites: [string, string][] = [];
+  const secrets: SecretStore = {
+    get: (account) => memory.get(account),
+    set: async (account, secret) => {
+      secretWrites.push([account, secret]);
+      await memory.set(account, secret);
+    },
+    delete: (account) => memory.delete(account),
+  };
+  const requests: string[] = [];
+  const session = createSession({
+    settings,
+    secrets,
+    startDemo: () => startDemoServer({ resourcesDir: RESOURCES_DIR }),
+    fetch: (input, init) => {
+      requests.push(`${init?.method ?? 'GET'} ${String(input)}`);
+      return fetch(input, init);
+    },
+  });
+  sessions.push(session);
+  const unexpected: [ApiMethod, unknown][] = [];
+  const handlers = createHandlers({
+    session,
+    recordingSrc: (sid) => `vr-recording://local${recordingPath(sid)}`,
+    onUnexpected: (method, err) => unexpected.push([method, err]),
+  });
+  return { handlers, session, secrets, secretWrites, requests, unexpected, settingsDir: dir, settingsFile: settings.path };
+}
+
+/** Calls a handler as IPC would; every result must survive the structured clone IPC applies. */
+// Results are read loosely (`any`): each test checks the shape it expects.
+async function call(r: Rig, method: ApiMethod, ...args: unknown[]): Promise<any> {
+  const result = await r.handlers[method](args);
+  expect(structuredClone(result)).toEqual(result);
+  return result;
+}
+
+function expectError(result: IpcResult<unknown>, kind: string): { kind: string; message: string; status?: number } {
+  if (result.ok) throw new Error(`Expected a ${kind} error, got ${JSON.stringify(result.value)}`);
+  expect(result.error.kind).toBe(kind);
+  expect(result.error.message).toMatch(/^[A-Z0-9]\S*( \S+)+/);
+  return result.error;
+}
+
+describe('before any workspace is chosen', () => {
+  it('has no workspace, and API calls ask to connect first without any request', async () => {
+    const r = await rig();
+    expect(await call(r, 'getSession')).toEqual({ ok: true, value: { workspace: null, demoInteractions: [] } });
+    for (const [method, args] of [
+      ['getInteraction', [DENTAL_SID]],
+      ['listPhones', []],
+      ['getPhone', [MAIN_LINE]],
+      ['listWebhooks', []],
+      ['deleteWebhook', [DENTAL_WEBHOOK_SID]],
+    ] as [ApiMethod, unknown[]][]) {
+      const error = expectError(await call(r, method, ...args), 'bad_input');
+      expect(error.message).toMatch(/^Connect to a workspace first/);
+    }
+    expect(r.requests).toEqual([]);
+    expect(fs.existsSync(r.settingsFile)).toBe(false);
+  });
+});
+
+describe('argument validation', () => {
+  const cases: [string, ApiMethod, unknown[], RegExp?][] = [
+    ['a number for a SID', 'getInteraction', [42]],
+    ['a missing SID', 'getInteraction', []],
+    ['null for a SID', 'getInteraction', [null]],
+    ['a malformed interaction SID', 'getInteraction', ['interaction_123'], /not an interaction SID/],
+    ['an agent SID where an interaction SID goes', 'getInteraction', ['agent_43339db7-ea93-4709-971a-7eafbb3b955d'], /not an interaction SID/],
+    ['an extra argument', 'getInteraction', [DENTAL_SID, 'extra']],
+    ['an argument to a method that takes none', 'listPhones', ['extra']],
+    ['a number without +', 'getPhone', ['14155550123'], /E\.164/],
+    ['a number with spaces', 'getPhone', ['+1 415 555 0123'], /E\.164/],
+    ['a number starting with 0', 'getPhone', ['+0123456'], /E\.164/],
+    ['a number as a number', 'getPhone', [14155550123]],
+    ['an empty update', 'updatePhone', [MAIN_LINE, {}], /Nothing to save/],
+    ['a bad agent SID', 'updatePhone', [MAIN_LINE, { inboundAgentId: 'agent_42' }], /Agent SIDs look like agent_/],
+    ['a bad outbound agent SID', 'updatePhone', [MAIN_LINE, { outboundAgentId: 'bob' }], /Agent SIDs look like agent_/],
+    ['a blank name', 'updatePhone', [MAIN_LINE, { name: '   ' }], /Enter a name/],
+    ['an unknown update field', 'updatePhone', [MAIN_LINE, { name: 'x', sid: 'phone_1' }]],
+    ['an update that is not an object', 'updatePhone', [MAIN_LINE, 'x']],
+    ['an update to a non-E.164 number', 'updatePhone', ['555-0123', { name: 'x' }], /E\.164/],
+    ['a trunk with a username but no password', 'createSipTrunk', [{ name: 'PBX', terminationUri: 'sip:pbx.example.com', sipUsername: 'u' }], /both a SIP username and a password/],
+    ['a trunk with a password but no username', 'createSipTrunk', [{ name: 'PBX', terminationUri: 'sip:pbx.example.com', sipPassword: 'p' }], /both a SIP username and a password/],
+    ['a trunk with an http termination URI', 'createSipTrunk', [{ name: 'PBX', terminationUri: 'http://pbx.example.com' }], /sip: or sips: URI/],
+    ['a trunk without a name', 'createSipTrunk', [{ name: '', terminationUri: 'sip:pbx.example.com' }], /Enter a name/],
+    ['an empty trunk SID', 'getSipTrunk', ['']],
+    ['an empty webhook SID', 'deleteWebhook', ['']],
+    ['an object for a webhook SID', 'getWebhook', [{ sid: 'wh_1' }]],
+    ['connect without an object', 'connect', ['https://api.example.com/v1']],
+    ['connect without the key', 'connect', [{ name: 'x', baseUrl: 'https://api.example.com/v1' }]],
+  ];
+
+  it.each(cases)('refuses %s as bad_input without any HTTP request', async (_what, method, args, message) => {
+    const r = await rig();
+    await call(r, 'openDemo');
+    const before = r.requests.length;
+    const error = expectError(await call(r, method, ...args), 'bad_input');
+    if (message) expect(error.message).toMatch(message);
+    expect(error.status).toBeUndefined();
+    expect(r.requests.length).toBe(before);
+  });
+
+  it('uses the shared E.164 wording, so forms and handlers say the same thing', async () => {
+    const r = await rig();
+    expect(expectError(await call(r, 'getPhone', '4155550123'), 'bad_input').message).toBe(E164_HINT);
+  });
+
+  it('treats arguments that are not a list as no arguments', async () => {
+    const r = await rig();
+    expectError(await r.handlers.getPhone(MAIN_LINE as unknown as unknown[]), 'bad_input');
+    expect(await r.handlers.getSession('junk' as unknown as unknown[])).toMatchObject({ ok: true });
+  });
+});
+
+describe('the demo workspace', () => {
+  it('opens with its seeded interactions offered', async () => {
+    const r = await rig();
+    const opened = await call(r, 'openDemo');
+    expect(opened.ok).toBe(true);
+    expect(opened.value.workspace).toMatchObject({ id: 'demo', name: 'Demo workspace', isDemo: true });
+    expect(opened.value.demoInteractions.map((i: { sid: string }) => i.sid)).toContain(DENTAL_SID);
+    expect(await call(r, 'getSession')).toEqual(opened);
+  });
+
+  it('gives a finished interaction a playable source on the recording protocol, never the raw URL', async () => {
+    const r = await rig();
+    await call(r, 'openDemo');
+    const result = await call(r, 'getInteraction', DENTAL_SID);
+    expect(result.ok).toBe(true);
+    expect(result.value.recording).toEqual({ available: true, src: `vr-recording://local/recording/${DENTAL_SID}` });
+    expect(result.value).not.toHaveProperty('recordingUrl');
+    expect(JSON.stringify(result.value)).not.toMatch(/127\.0\.0\.1|demo_[0-9a-f]{24}/);
+    expect(result.value.log.length).toBe(26);
+
+    // The src plays through the recording protocol, served from what the session remembered.
+    const play = createRecordingHandler({ locate: (sid) => r.session.locateRecording(sid) });
+    const response = await play(new Request(result.value.recording.src, { headers: { Range: 'bytes=0-3' } }));
+    expect(response.status).toBe(206);
+    expect(Buffer.from(await response.arrayBuffer()).toString('latin1')).toBe('OggS');
+  });
+
+  it('says why a call in progress cannot be played', async () => {
+    const r = await rig();
+    await call(r, 'openDemo');
+    const result = await call(r, 'getInteraction', IN_PROGRESS_SID);
+    expect(result.value.status).toBe('in_progress');
+    expect(result.value.recording).toEqual({ available: false, reason: 'This interaction has no recording.' });
+  });
+
+  it('reports an unknown interaction as not_found, with the SID', async () => {
+    const r = await rig();
+    await call(r, 'openDemo');
+    const sid = 'interaction_00000000-0000-4000-8000-000000000000';
+    const error = expectError(await call(r, 'getInteraction', sid), 'not_found');
+    expect(error.message).toContain(sid);
+    expect(error.status).toBe(404);
+  });
+
+  it('updates a phone and creates a SIP trunk', async () => {
+    const r = await rig();
+    await call(r, 'openDemo');
+    const updated = await call(r, 'updatePhone', MAIN_LINE, { inboundAgentId: AGENT });
+    expect(updated).toMatchObject({ ok: true, value: { number: MAIN_LINE, inboundAgentId: AGENT, name: 'Main line — Brightsmile Dental' } });
+    const trunk = await call(r, 'createSipTrunk', { name: 'Lab PBX', terminationUri: 'sip:lab.example.com', sipUsername: 'lab', sipPassword: 'pw-1' });
+    expect(trunk).toMatchObject({ ok: true, value: { name: 'Lab PBX', sipUsername: 'lab', sipPassword: 'pw-1' } });
+    const listed = await call(r, 'listSipTrunks');
+    expect(listed.value.map((t: { sid: string }) => t.sid)).toContain(trunk.value.sid);
+  });
+
+  it('deleting a webhook twice: the second time it is already gone, not an error', async () => {
+    const r = await rig();
+    await call(r, 'openDemo');
+    expect(await call(r, 'deleteWebhook', DENTAL_WEBHOOK_SID)).toEqual({ ok: true, value: { alreadyGone: false } });
+    expect(await call(r, 'deleteWebhook', DENTAL_WEBHOOK_SID)).toEqual({ ok: true, value: { alreadyGone: true } });
+    expectError(await call(r, 'getWebhook', DENTAL_WEBHOOK_SID), 'not_found');
+    const listed = await call(r, 'listWebhooks');
+    expect(listed.value.map((w: { sid: string }) => w.sid)).not.toContain(DENTAL_WEBHOOK_SID);
+  });
+
+  it('deleting ".." is refused, not reported as already gone', async () => {
+    const r = await rig();
+    await call(r, 'openDemo');
+    const before = r.requests.length;
+    expectError(await call(r, 'deleteWebhook', '..'), 'bad_input');
+    expect(r.requests.length).toBe(before);
+  });
+
+  it('disconnect forgets the workspace; calls then ask to connect again', async () => {
+    const r = await rig();
+    await call(r, 'openDemo');
+    expect(await call(r, 'disconnect')).toEqual({ ok: true, value: { workspace: null, demoInteractions: [] } });
+    expect(expectError(await call(r, 'listPhones'), 'bad_input').message).toMatch(/^Connect to a workspace first/);
+  });
+});
+
+describe('connecting to a workspace', () => {
+  it('a wrong key is unauthorized, and nothing is saved anywhere', async () => {
+    const r = await rig();
+    const wrongKey = 'vr_wrong_key_0000000000';
+    const error = expectError(
+      await call(r, 'connect', { name: 'Customer', baseUrl: customer.baseUrl, apiKey: wrongKey }),
+      'unauthorized',
+    );
+    expect(error.status).toBe(401);
+    expect(error.message).not.toContain(wrongKey);
+    expect(r.secretWrites).toEqual([]);
+    expect(fs.existsSync(r.settingsFile)).toBe(false);
+    expect(await call(r, 'getSession')).toEqual({ ok: true, value: { workspace: null, demoInteractions: [] } });
+  });
+
+  it('a base URL that is not /v1 or sends a key in clear text is refused before any request', async () => {
+    const r = await rig();
+    const notV1 = expectError(await call(r, 'connect', { name: 'x', baseUrl: `${customer.baseUrl}/phones`, apiKey: CUSTOMER_KEY }), 'bad_input');
+    expect(notV1.message).toMatch(/must end with \/v1/);
+    const clear = expectError(await call(r, 'connect', { name: 'x', baseUrl: 'http://api.example.com/v1', apiKey: CUSTOMER_KEY }), 'bad_input');
+    expect(clear.message).toMatch(/https/);
+    expect(r.requests).toEqual([]);
+    expect(r.secretWrites).toEqual([]);
+  });
+
+  it('the right key goes to the secret store and never into the settings file', async () => {
+    const r = await rig();
+    const result = await call(r, 'connect', { name: '  Customer  ', baseUrl: `${customer.baseUrl}/`, apiKey: ` ${CUSTOMER_KEY} ` });
+    expect(result.ok).toBe(true);
+    const workspace = result.value.workspace;
+    expect(workspace).toMatchObject({ name: 'Customer', baseUrl: customer.baseUrl, isDemo: false });
+    expect(JSON.stringify(result.value)).not.toContain(CUSTOMER_KEY);
+
+    expect(r.secretWrites).toEqual([[workspace.id, CUSTOMER_KEY]]);
+    expect(await r.secrets.get(workspace.id)).toBe(CUSTOMER_KEY);
+    const file = fs.readFileSync(r.settingsFile, 'utf8');
+    expect(file).toContain(customer.baseUrl);
+    expect(file).not.toContain(CUSTOMER_KEY);
+
+    const phones = await call(r, 'listPhones');
+    expect(phones.ok).toBe(true);
+    expect(phones.value.length).toBeGreaterThan(0);
+    expect(r.requests.every((request) => request.includes(customer.baseUrl))).toBe(true);
+  });
+
+  it('the next start restores the workspace from the settings file and the secret store', async () => {
+    const first = await rig();
+    const connected = await call(first, 'connect', { name: 'Customer', baseUrl: customer.baseUrl, apiKey: CUSTOMER_KEY });
+    expect(connected.ok).toBe(true);
+
+    // A new session over the same folder, with a secret store holding the saved key.
+    const second = await rig(first.settingsDir);
+    await second.secrets.set(connected.value.workspace.id, CUSTOMER_KEY);
+    expect(await call(second, 'getSession')).toEqual(connected);
+    expect((await call(second, 'getPhone', MAIN_LINE)).ok).toBe(true);
+  });
+});
+
+describe('unexpected failures', () => {
+  it('an exception inside a handler comes back as a server error, not a throw, and is reported', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'vr-handlers-broken-'));
+    dirs.push(dir);
+    // settings.json is a folder: reading it throws a plain Error, not an ApiError.
+    await mkdir(path.join(dir, 'settings.json'));
+    const r = await rig(dir);
+    const result = await call(r, 'getSession');
+    const error = expectError(result, 'server');
+    expect(error.message).toBe('Something went wrong inside Voice Review. Try again; if it keeps happening, restart the app.');
+    expect(r.unexpected.map(([method]) => method)).toEqual(['getSession']);
+    expect(r.unexpected[0]![1]).toBeInstanceOf(Error);
+  });
+
+  it('errors are plain data that survive IPC (no Error instances)', async () => {
+    const r = await rig();
+    const result = await call(r, 'listPhones');
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.error).not.toBeInstanceOf(Error);
+      expect(Object.keys(result.error).sort()).toEqual(['kind', 'message']);
+    }
+  });
+});
