@@ -17,6 +17,7 @@ import {
   webhooksEnvelope,
   type ParsedInteraction,
 } from './schemas';
+import { parseRetryAfterMs, resolveRetryOptions, retryDelayMs, RETRYABLE_STATUSES, sleep, type RetryOptions } from './retry';
 
 /** Default request timeout, in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 15_000;
@@ -28,8 +29,16 @@ export interface ClientOptions {
   /** Base URL ending in `/v1` (already normalized, see shared/base-url.ts). */
   baseUrl: string;
   apiKey: string;
-  /** Request timeout in milliseconds (default {@link DEFAULT_TIMEOUT_MS}). */
+  /**
+   * Timeout of one attempt in milliseconds (default {@link DEFAULT_TIMEOUT_MS}). A retried read
+   * gets a fresh timeout for each attempt.
+   */
   timeoutMs?: number;
+  /**
+   * Retries of reads (GET) after a network error (not TLS), HTTP 429, 502, 503 or 504; see
+   * retry.ts for the defaults (3 attempts, 300 ms base backoff, 5000 ms cap). Writes are never retried.
+   */
+  retry?: RetryOptions;
   /** Injected fetch (tests); defaults to the global one. */
   fetch?: typeof fetch;
 }
@@ -65,6 +74,7 @@ export function createApiClient(options: ClientOptions): ApiClient {
   const doFetch = options.fetch ?? fetch;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const host = safeHost(baseUrl);
+  const retry = resolveRetryOptions(options.retry);
 
   /**
    * One path segment. `.` and `..` are dot-segments that URL parsing resolves away (sending
@@ -77,6 +87,11 @@ export function createApiClient(options: ClientOptions): ApiClient {
     return encodeURIComponent(value);
   }
 
+  /**
+   * One call, with retries for reads. Only GET is repeated (spec 4 does not say whether writes
+   * are idempotent). A timeout is not repeated: the user has already waited a full `timeoutMs`,
+   * and a second wait of the same length would look like a hang.
+   */
   async function request<S extends z.ZodType>(
     method: 'GET' | 'PUT' | 'POST' | 'DELETE',
     path: string,
@@ -84,26 +99,54 @@ export function createApiClient(options: ClientOptions): ApiClient {
     what: string,
     body?: unknown,
   ): Promise<z.output<S>> {
+    const attempts = method === 'GET' ? retry.attempts : 1;
+    for (let attempt = 1; ; attempt++) {
+      const last = attempt >= attempts;
+      const outcome = await attemptOnce(method, path, body, last);
+      if (outcome.kind === 'answer') return interpret(outcome.response, outcome.text, schema, what, host, options.apiKey);
+      if (outcome.kind === 'failed') throw outcome.error;
+      await sleep(retryDelayMs(attempt, retry, outcome.retryAfterMs));
+    }
+  }
+
+  /**
+   * One HTTP exchange with its own timeout. Returns the answer to interpret, a final failure, or
+   * (when `last` is false) a request to try again, with the server's `Retry-After` in ms if given.
+   */
+  async function attemptOnce(
+    method: 'GET' | 'PUT' | 'POST' | 'DELETE',
+    path: string,
+    body: unknown,
+    last: boolean,
+  ): Promise<
+    | { kind: 'answer'; response: Response; text: string }
+    | { kind: 'failed'; error: ApiError }
+    | { kind: 'again'; retryAfterMs?: number }
+  > {
     const headers: Record<string, string> = {
       Authorization: `Bearer ${options.apiKey}`,
       Accept: 'application/json',
     };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
-    let response: Response;
-    let text: string;
     try {
-      response = await doFetch(`${baseUrl}${path}`, {
+      const response = await doFetch(`${baseUrl}${path}`, {
         method,
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: AbortSignal.timeout(timeoutMs),
         redirect: 'error',
       });
-      text = await readBody(response);
+      if (!last && RETRYABLE_STATUSES.has(response.status)) {
+        // The body of an answer that is retried is never shown; stop reading it.
+        await response.body?.cancel().catch(() => undefined);
+        const retryAfterMs = parseRetryAfterMs(response.headers.get('Retry-After'));
+        return retryAfterMs === undefined ? { kind: 'again' } : { kind: 'again', retryAfterMs };
+      }
+      return { kind: 'answer', response, text: await readBody(response) };
     } catch (err) {
-      throw transportError(err, host, timeoutMs);
+      if (!last && isRetryableTransportError(err)) return { kind: 'again' };
+      return { kind: 'failed', error: transportError(err, host, timeoutMs) };
     }
-    return interpret(response, text, schema, what, host, options.apiKey);
   }
 
   return {
@@ -214,7 +257,15 @@ function interpret<S extends z.ZodType>(
       ...withServer(serverMessage),
     });
   }
-  const result = schema.safeParse(json);
+  // A transform that throws (e.g. a stack overflow on a hostile payload) is a bad answer, not a crash.
+  const result = orUndefined(() => schema.safeParse(json));
+  if (!result) {
+    throw new ApiError({
+      kind: 'invalid_response',
+      status,
+      message: `${host} sent ${lowerFirst(what)} in a shape Voice Review could not process. Report this to the service provider.`,
+    });
+  }
   if (!result.success) {
     const issue = result.error.issues[0];
     const where = issue ? issue.path.join('.') : '';
@@ -225,6 +276,15 @@ function interpret<S extends z.ZodType>(
     });
   }
   return result.data;
+}
+
+/** The value of `f()`, or undefined when it throws. */
+function orUndefined<T>(f: () => T): T | undefined {
+  try {
+    return f();
+  } catch {
+    return undefined;
+  }
 }
 
 function withServer(serverMessage: string | undefined): { serverMessage?: string } {
@@ -287,6 +347,22 @@ export function extractServerMessage(body: unknown, depth = 0): string | undefin
   return undefined;
 }
 
+/** Network failures worth another read: not ours, not a timeout, not a body too large, not TLS. */
+function isRetryableTransportError(err: unknown): boolean {
+  if (err instanceof ApiError || err instanceof BodyTooLarge) return false;
+  const name = err instanceof Error ? err.name : '';
+  if (name === 'TimeoutError' || name === 'AbortError') return false;
+  return !isTlsError(err);
+}
+
+/** True when the fetch failure comes from the TLS layer (untrusted certificate and the like). */
+function isTlsError(err: unknown): boolean {
+  const cause = err instanceof Error ? (err.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
+  const code = typeof cause?.code === 'string' ? cause.code : '';
+  const message = typeof cause?.message === 'string' ? cause.message : '';
+  return /CERT|SSL|TLS/i.test(code) || /certificate|ssl|tls/i.test(message);
+}
+
 function transportError(err: unknown, host: string, timeoutMs: number): ApiError {
   if (err instanceof ApiError) return err;
   if (err instanceof BodyTooLarge) {
@@ -302,9 +378,9 @@ function transportError(err: unknown, host: string, timeoutMs: number): ApiError
       message: `${host} did not answer within ${Math.round(timeoutMs / 1000)} s. Check your connection and try again.`,
     });
   }
-  const cause = err instanceof Error ? (err.cause as { code?: string; message?: string } | undefined) : undefined;
-  const code = cause?.code ?? '';
-  if (/CERT|SSL|TLS/i.test(code) || /certificate|ssl|tls/i.test(cause?.message ?? '')) {
+  const cause = err instanceof Error ? (err.cause as { code?: unknown } | undefined) : undefined;
+  const code = typeof cause?.code === 'string' ? cause.code : '';
+  if (isTlsError(err)) {
     return new ApiError({
       kind: 'network',
       message: `The secure connection to ${host} failed (TLS error${code ? ` ${code}` : ''}). Check the base URL; the server's certificate is not trusted.`,

@@ -12,9 +12,15 @@ import { epochToMs, resolveDurationSeconds, resolveLogOffsets } from './timestam
 
 const optString = z.string().nullish().transform((v) => v ?? null);
 const optBool = z.boolean().nullish().transform((v) => v ?? false);
-/** Spec says integer / number; numeric strings are accepted too since units and types are loose. */
+/**
+ * Spec says integer / number; numeric strings are accepted too since units and types are loose.
+ * A string too long for a double (it would read as Infinity) fails like any other bad number.
+ */
 const optNumber = z
-  .union([z.number().finite(), z.string().trim().regex(/^-?\d+(\.\d+)?$/).transform(Number)])
+  .union([
+    z.number().finite(),
+    z.string().trim().regex(/^-?\d+(\.\d+)?$/).transform(Number).pipe(z.number().finite()),
+  ])
   .nullish()
   .transform((v) => v ?? null);
 
@@ -25,10 +31,19 @@ const variablesSchema = z
   .transform((vars) => {
     const out: Record<string, string> = {};
     for (const [key, value] of Object.entries(vars ?? {})) {
-      out[key] = typeof value === 'string' ? value : value === null || value === undefined ? '' : JSON.stringify(value);
+      out[key] = typeof value === 'string' ? value : value === null || value === undefined ? '' : jsonText(value);
     }
     return out;
   });
+
+/** JSON text of a parsed JSON value; one nested too deeply for JSON.stringify's stack is shown as a marker. */
+function jsonText(value: unknown): string {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return '[value nested too deeply to show]';
+  }
+}
 
 const logEntrySchema = z.object({
   role: optString,
@@ -76,7 +91,7 @@ export const interactionEnvelope = z
   .transform(({ interaction: w }): ParsedInteraction => {
     const startedAtMs = w.started_at === null ? null : epochToMs(w.started_at);
     const endedAtMs = w.ended_at === null ? null : epochToMs(w.ended_at);
-    const durationSeconds = resolveDurationSeconds(startedAtMs, endedAtMs, w.duration);
+    const durationSeconds = finiteOrNull(resolveDurationSeconds(startedAtMs, endedAtMs, w.duration));
     const rawLog = w.log ?? [];
     const offsets = resolveLogOffsets(
       rawLog.map((e) => e.timestamp),
@@ -87,7 +102,7 @@ export const interactionEnvelope = z
       index,
       role: e.role ?? 'unknown',
       message: e.message ?? '',
-      offsetSeconds: offsets[index] ?? null,
+      offsetSeconds: finiteOrNull(offsets[index] ?? null),
     }));
     return {
       sid: w.sid,
@@ -105,6 +120,14 @@ export const interactionEnvelope = z
       recordingUrl: w.recording_url,
     };
   });
+
+/**
+ * A number the domain can hold, or null. Differences of epoch values near the limit of a double
+ * overflow to Infinity (e.g. a start of -1e308 and an end of 1e308); such a time is "not known".
+ */
+function finiteOrNull(value: number | null): number | null {
+  return value !== null && Number.isFinite(value) ? value : null;
+}
 
 /**
  * Orders entries by offset, stably; an entry without an offset keeps its place after the entry

@@ -61,11 +61,15 @@ export function resolveLogOffsets(
   durationSeconds: number | null,
 ): (number | null)[] {
   const isAbsolute = (t: number) => Math.abs(t) >= ABSOLUTE_TIMESTAMP_THRESHOLD;
-  const absolutes = timestamps.filter((t): t is number => t !== null && isAbsolute(t)).map(epochToMs);
-  const originMs = startedAtMs ?? (absolutes.length > 0 ? Math.min(...absolutes) : 0);
-
-  const relatives = timestamps.filter((t): t is number => t !== null && !isAbsolute(t));
-  const maxRelative = relatives.length > 0 ? Math.max(...relatives) : 0;
+  // Loops, not Math.min(...xs): a log of hundreds of thousands of entries would overflow the stack.
+  let earliestAbsoluteMs = Number.POSITIVE_INFINITY;
+  let maxRelative = 0;
+  for (const t of timestamps) {
+    if (t === null) continue;
+    if (isAbsolute(t)) earliestAbsoluteMs = Math.min(earliestAbsoluteMs, epochToMs(t));
+    else maxRelative = Math.max(maxRelative, t);
+  }
+  const originMs = startedAtMs ?? (Number.isFinite(earliestAbsoluteMs) ? earliestAbsoluteMs : 0);
   // Longest plausible call when the length is unknown: 4 hours.
   const limitSeconds = (durationSeconds ?? 4 * 3600) * 1.5 + 5;
   const relativeInMs = maxRelative > limitSeconds && maxRelative / 1000 <= limitSeconds;
