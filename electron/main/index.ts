@@ -12,7 +12,7 @@ import { startDemoServer } from './demo/server';
 import { createHandlers } from './handlers';
 import { createKeytarStore } from './keychain';
 import { createRecordingHandler, RECORDING_SCHEME, recordingPath } from './recording-protocol';
-import { CONTENT_SECURITY_POLICY, isAppUrl, isExternalLinkAllowed } from './security';
+import { CONTENT_SECURITY_POLICY, isAppUrl, isExternalLinkAllowed, secureWebPreferences } from './security';
 import { createSession } from './session';
 import { createSettingsStore } from './settings';
 
@@ -100,14 +100,7 @@ function createWindow(): void {
     minHeight: 600,
     title: 'Voice Review',
     show: false,
-    webPreferences: {
-      preload: join(__dirname, '../preload/index.js'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      webSecurity: true,
-      allowRunningInsecureContent: false,
-    },
+    webPreferences: secureWebPreferences(join(__dirname, '../preload/index.js')),
   });
   win.once('ready-to-show', () => win.show());
   if (devServerUrl) void win.loadURL(devServerUrl);

@@ -45,6 +45,26 @@ export function isAppUrl(url: string, rendererFileUrl: string, devServerUrl?: st
   return parsed.pathname === app.pathname;
 }
 
+/**
+ * `webPreferences` of every app window: isolated, sandboxed, no Node in the renderer, web
+ * security on, no insecure content, no experimental features.
+ * @param preloadPath absolute path of the built preload script
+ */
+export function secureWebPreferences(preloadPath: string) {
+  return {
+    preload: preloadPath,
+    contextIsolation: true,
+    sandbox: true,
+    nodeIntegration: false,
+    nodeIntegrationInWorker: false,
+    nodeIntegrationInSubFrames: false,
+    webSecurity: true,
+    allowRunningInsecureContent: false,
+    experimentalFeatures: false,
+    webviewTag: false,
+  } as const;
+}
+
 /** Links the app may hand to the system browser: http(s) only, never file:, javascript:, etc. */
 export function isExternalLinkAllowed(url: string): boolean {
   try {
