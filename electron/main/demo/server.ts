@@ -9,6 +9,8 @@
  * Where the spec says "not shown", this server chooses; each choice is marked "(spec: not shown)".
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { isSid } from '../../shared/sid';
+import { isE164 } from '../../shared/validation';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -110,9 +112,6 @@ class HttpError extends Error {
   }
 }
 
-const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
-const AGENT_SID = new RegExp(`^agent_${UUID}$`, 'i');
-const E164 = /^\+[1-9]\d{1,14}$/;
 const RECORDING_FILE = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
 const MAX_BODY_BYTES = 64 * 1024;
 
@@ -236,7 +235,7 @@ export async function startDemoServer(opts: DemoServerOptions): Promise<DemoServ
   function findPhone(raw: string): WirePhone {
     // A path segment `%2B14155550123` arrives decoded as `+14155550123`; a raw `+` is kept as is.
     // (spec: the format check for a malformed number is not shown; we answer 400.)
-    if (!E164.test(raw)) throw new HttpError(400, `Phone must be an E.164 number such as +14155550123, got "${raw}"`);
+    if (!isE164(raw)) throw new HttpError(400, `Phone must be an E.164 number such as +14155550123, got "${raw}"`);
     const phone = phones.find((p) => p.number === raw);
     if (!phone) throw new HttpError(404, `No phone with number ${raw}`);
     return phone;
@@ -260,7 +259,7 @@ export async function startDemoServer(opts: DemoServerOptions): Promise<DemoServ
     for (const field of ['inbound_agent_id', 'outbound_agent_id'] as const) {
       if (!(field in body)) continue;
       const value = body[field];
-      if (typeof value !== 'string' || !AGENT_SID.test(value)) {
+      if (typeof value !== 'string' || !isSid('agent', value)) {
         errors.push({ field, message: 'must be an agent SID (agent_ followed by a UUID)' });
       }
     }
