@@ -11,6 +11,7 @@ import { ApiError } from '../shared/errors';
 import { isSid } from '../shared/sid';
 import { agentSidProblem, E164_HINT, isE164, terminationUriProblem } from '../shared/validation';
 import { recordingUrlProblem } from './recording-protocol';
+import type { PeaksService } from './peaks/service';
 import type { Session } from './session';
 
 /** A handler: positional arguments as received over IPC (untrusted) -> result as data. */
@@ -21,6 +22,8 @@ export type HandlerTable = Record<ApiMethod, Handler>;
 /** Options of {@link createHandlers}. */
 export interface HandlerOptions {
   session: Session;
+  /** Peaks of recordings (issue 5). */
+  peaks: PeaksService;
   /** URL the renderer uses for an interaction's recording (protocol URL in Electron, loopback in the harness). */
   recordingSrc: (sid: string) => string;
   /** Called with unexpected (non-ApiError) failures, for the log. Must not include secrets. */
@@ -43,6 +46,15 @@ const argSchemas = {
   ]),
   openDemo: z.tuple([]),
   disconnect: z.tuple([]),
+  switchWorkspace: z.tuple([z.string().min(1).max(200)]),
+  renameWorkspace: z.tuple([z.string().min(1).max(200), z.string().trim().min(1, 'Enter a name.').max(200, 'The name is too long (200 characters at most).')]),
+  changeWorkspaceKey: z.tuple([z.string().min(1).max(200), z.string().max(4096)]),
+  testWorkspace: z.tuple([z.string().min(1).max(200)]),
+  removeWorkspace: z.tuple([z.string().min(1).max(200)]),
+  useSafeStorage: z.tuple([z.boolean()]),
+  setPreferences: z.tuple([
+    z.object({ requestTimeoutSeconds: z.number().int('Enter a whole number of seconds.').min(3, 'The timeout must be at least 3 seconds.').max(120, 'The timeout must be at most 120 seconds.') }).strict(),
+  ]),
   getInteraction: z.tuple([interactionSid]),
   listPhones: z.tuple([]),
   getPhone: z.tuple([e164]),
@@ -72,6 +84,7 @@ const argSchemas = {
   listWebhooks: z.tuple([]),
   getWebhook: z.tuple([z.string().min(1).max(200)]),
   deleteWebhook: z.tuple([z.string().min(1).max(200)]),
+  getPeaks: z.tuple([interactionSid]),
 } satisfies Record<ApiMethod, z.ZodType>;
 
 /** Creates the handler table over a session. */
@@ -83,6 +96,13 @@ export function createHandlers(options: HandlerOptions): HandlerTable {
     connect: (input) => session.connect(input),
     openDemo: () => session.openDemo(),
     disconnect: () => session.disconnect(),
+    switchWorkspace: (id) => session.switchWorkspace(id),
+    renameWorkspace: (id, name) => session.renameWorkspace(id, name),
+    changeWorkspaceKey: (id, apiKey) => session.changeWorkspaceKey(id, apiKey),
+    testWorkspace: (id) => session.testWorkspace(id),
+    removeWorkspace: (id) => session.removeWorkspace(id),
+    useSafeStorage: (confirmWeak) => session.useSafeStorage(confirmWeak),
+    setPreferences: (preferences) => session.setPreferences(preferences),
     getInteraction: async (sid) => {
       const parsed = await (await session.client()).getInteraction(sid);
       session.rememberRecording(parsed.sid, parsed.recordingUrl);
@@ -112,6 +132,7 @@ export function createHandlers(options: HandlerOptions): HandlerTable {
         throw err;
       }
     },
+    getPeaks: (sid) => options.peaks.get(sid),
   };
 
   const table = {} as HandlerTable;

@@ -9,6 +9,7 @@ import { app, BrowserWindow, ipcMain, protocol, session as electronSession, shel
 import log from 'electron-log/main';
 import { API_METHODS, channelOf } from '../shared/contract';
 import { startDemoServer } from './demo/server';
+import { createPeaksService } from './peaks/service';
 import { createHandlers } from './handlers';
 import { createKeytarStore } from './keychain';
 import { createRecordingHandler, RECORDING_SCHEME, recordingPath } from './recording-protocol';
@@ -44,8 +45,13 @@ async function start(): Promise<void> {
     secrets: createKeytarStore(),
     startDemo: () => startDemoServer({ resourcesDir: join(app.getAppPath(), 'resources') }),
   });
+  const peaks = createPeaksService({
+    locate: (sid) => session.locateRecording(sid),
+    cacheDir: join(app.getPath('userData'), 'peaks-cache'),
+  });
   const handlers = createHandlers({
     session,
+    peaks,
     recordingSrc: (sid) => `${RECORDING_SCHEME}://local${recordingPath(sid)}`,
     onUnexpected: (method, err) => log.error(`Unexpected failure in ${method}:`, err instanceof Error ? err.message : String(err)),
   });

@@ -4,10 +4,18 @@
  */
 import { randomUUID } from 'node:crypto';
 import { normalizeBaseUrl } from '../shared/base-url';
-import type { ConnectInput, DemoInteractionSummary, SessionInfo, WorkspaceInfo } from '../shared/contract';
+import type {
+  ConnectInput,
+  ConnectionTestResult,
+  DemoInteractionSummary,
+  Preferences,
+  SessionInfo,
+  WorkspaceInfo,
+} from '../shared/contract';
 import { ApiError } from '../shared/errors';
 import { createApiClient, type ApiClient } from './api/client';
 import type { SecretStore } from './keychain';
+import type { KeyStorage } from './secret-storage';
 import type { RecordingLocation } from './recording-protocol';
 import type { Settings, StoredWorkspace } from './settings';
 
@@ -25,7 +33,8 @@ export interface DemoHandle {
 /** What the session is built from; each part is injected so tests can use real ones on loopback. */
 export interface SessionDeps {
   settings: { load(): Promise<Settings>; save(settings: Settings): Promise<void> };
-  secrets: SecretStore;
+  /** Where keys are kept; a plain SecretStore (tests) reports itself as a working keychain. */
+  secrets: SecretStore | KeyStorage;
   startDemo: () => Promise<DemoHandle>;
   /** Request timeout in milliseconds for API calls. */
   timeoutMs?: number;
@@ -40,6 +49,15 @@ export interface Session {
   connect(input: ConnectInput): Promise<SessionInfo>;
   openDemo(): Promise<SessionInfo>;
   disconnect(): Promise<SessionInfo>;
+  switchWorkspace(id: string): Promise<SessionInfo>;
+  renameWorkspace(id: string, name: string): Promise<SessionInfo>;
+  changeWorkspaceKey(id: string, apiKey: string): Promise<SessionInfo>;
+  testWorkspace(id: string): Promise<ConnectionTestResult>;
+  removeWorkspace(id: string): Promise<SessionInfo>;
+  useSafeStorage(confirmWeak: boolean): Promise<SessionInfo>;
+  setPreferences(preferences: Preferences): Promise<SessionInfo>;
+  /** Name of the active workspace, for messages such as "not found in workspace NAME". */
+  activeWorkspaceName(): string | null;
   /** Remembers the `recording_url` of an interaction just fetched. */
   rememberRecording(sid: string, recordingUrl: string | null): void;
   /** For the recording protocol: where an interaction's recording is (fetches it if unseen). */
@@ -93,9 +111,14 @@ export function createSession(deps: SessionDeps): Session {
 
   async function info(): Promise<SessionInfo> {
     await restore();
+    const s = await loadSettings();
     return {
       workspace: active?.workspace ?? null,
+      workspaces: s.workspaces.map((w) => ({ ...w, isDemo: w.id === DEMO_WORKSPACE_ID })),
+      restoreProblem: null,
       demoInteractions: active?.workspace.isDemo && demo ? demo.interactions : [],
+      secretStorage: { backend: 'keychain', description: 'System keychain', keychainProblem: null, safeStorage: null },
+      preferences: { requestTimeoutSeconds: 15 },
     };
   }
 
@@ -143,8 +166,17 @@ export function createSession(deps: SessionDeps): Session {
       await deps.settings.save(settings);
       active = null;
       recordingUrls.clear();
-      return { workspace: null, demoInteractions: [] };
+      return info();
     },
+    // STUB: workspace management is being written (issue 4).
+    switchWorkspace: notYet,
+    renameWorkspace: notYet,
+    changeWorkspaceKey: notYet,
+    testWorkspace: notYet,
+    removeWorkspace: notYet,
+    useSafeStorage: notYet,
+    setPreferences: notYet,
+    activeWorkspaceName: () => active?.workspace.name ?? null,
     rememberRecording(sid, recordingUrl) {
       recordingUrls.set(sid, recordingUrl);
     },
@@ -163,4 +195,8 @@ export function createSession(deps: SessionDeps): Session {
       demo = null;
     },
   };
+}
+
+async function notYet(): Promise<never> {
+  throw new ApiError({ kind: 'server', message: 'Not available yet.' });
 }

@@ -24,9 +24,94 @@ export interface WorkspaceInfo {
 
 /** What the renderer knows about the current session. */
 export interface SessionInfo {
+  /** The active workspace, or null when none is active (Connect screen). */
   workspace: WorkspaceInfo | null;
+  /** Every saved workspace (the demo workspace included once opened), in the order added. */
+  workspaces: WorkspaceInfo[];
+  /**
+   * Set when the saved active workspace could not be restored: typically its key is missing from
+   * the keychain, or the keychain is locked/unreachable. The renderer offers to re-enter the key
+   * (`changeWorkspaceKey`) for `workspaceId`.
+   */
+  restoreProblem: { workspaceId: string; error: ApiErrorData } | null;
   /** Seeded interaction SIDs offered by the demo workspace (the spec has no list endpoint). */
   demoInteractions: DemoInteractionSummary[];
+  /** Where API keys are stored, and what is wrong with the keychain if anything. */
+  secretStorage: SecretStorageStatus;
+  /** User preferences (settings.json). */
+  preferences: Preferences;
+}
+
+/** User preferences kept in settings.json. */
+export interface Preferences {
+  /** Timeout of each API request, in seconds (default 15, allowed 3 to 120). */
+  requestTimeoutSeconds: number;
+}
+
+/**
+ * Where API keys are stored (issue 4 "Keychain failures").
+ * - `keychain`: the OS keychain through keytar (the default).
+ * - `safe_storage`: Electron `safeStorage` encryption, in a file in the user-data folder; used only
+ *   after the user agreed because the keychain could not be used.
+ */
+export type SecretBackend = 'keychain' | 'safe_storage';
+
+/** Why the OS keychain cannot be used right now. */
+export type KeychainProblem =
+  /** No Secret Service / D-Bus not reachable / no keychain daemon. */
+  | 'unavailable'
+  /** The keyring is locked (or its unlock prompt was dismissed). */
+  | 'locked'
+  /** keytar itself failed to load (native module built for another runtime, libsecret missing). */
+  | 'not_loaded';
+
+/** Status of key storage, shown in settings. */
+export interface SecretStorageStatus {
+  /** The backend keys are written to now. */
+  backend: SecretBackend;
+  /** A sentence naming the storage, e.g. "System keychain (Secret Service)". */
+  description: string;
+  /** What is wrong with the OS keychain, with a message a person can act on; null when it works. */
+  keychainProblem: { problem: KeychainProblem; message: string } | null;
+  /**
+   * Electron safeStorage as a fallback: whether it can encrypt here, and whether it would use an
+   * unprotected backend (`basic_text` on Linux: a hard-coded key, i.e. obfuscation, not
+   * protection). Null where safeStorage is not available at all (e.g. the end-to-end harness).
+   */
+  safeStorage: { available: boolean; weak: boolean; backendName: string } | null;
+}
+
+/** Result of a connection test (issue 4 "test connection"). */
+export interface ConnectionTestResult {
+  ok: boolean;
+  /**
+   * What went wrong, when `ok` is false: `key_rejected` (401/403), `not_v1` (the URL answered but
+   * is not a v1 API: 404, HTML, or a body that is not the list of phones), `unreachable` (DNS,
+   * refused, reset), `tls` (certificate or TLS handshake failure), `timeout`, `server` (5xx),
+   * `keychain` (the workspace's key could not be read).
+   */
+  problem?: 'key_rejected' | 'not_v1' | 'unreachable' | 'tls' | 'timeout' | 'server' | 'keychain';
+  /** A sentence saying what was found and what to do. */
+  message: string;
+  /** Round-trip time of the test request, in milliseconds (when a response came back). */
+  elapsedMs?: number;
+}
+
+/**
+ * Peaks of a recording, computed in main (issue 5 "Peaks off the renderer"). Values are sample
+ * amplitudes in [-1, 1]; `min[i]`/`max[i]` cover the i-th of `length` equal slices of the
+ * recording. One entry in `channels` per audio channel (1 = mono, 2 = stereo: caller and agent).
+ */
+export interface RecordingPeaks {
+  /** Exact duration of the decoded audio, in seconds. */
+  durationSeconds: number;
+  /** Sample rate of the source, in Hz. */
+  sampleRate: number;
+  /** Number of peaks per channel (the same for every channel). */
+  length: number;
+  channels: Array<{ min: number[]; max: number[] }>;
+  /** True when served from the disk cache. */
+  fromCache: boolean;
 }
 
 /** A seeded demo interaction the user can pick (demo workspace only). */
@@ -42,7 +127,7 @@ export interface ConnectInput {
   apiKey: string;
 }
 
-/** Result of the result of a deletion (spec 4 endpoint 10). */
+/** Result of a deletion (spec 4 endpoint 10). */
 export interface DeleteResult {
   /** True when the server said 404: the webhook was already gone. */
   alreadyGone: boolean;
@@ -61,6 +146,23 @@ export interface VoiceReviewApi {
   openDemo(): Promise<SessionInfo>;
   /** Forgets the current workspace choice (keeps the keychain entry). */
   disconnect(): Promise<SessionInfo>;
+  /** Makes a saved workspace the active one (its key is read from storage). */
+  switchWorkspace(id: string): Promise<SessionInfo>;
+  /** Renames a saved workspace (1 to 200 characters after trimming). */
+  renameWorkspace(id: string, name: string): Promise<SessionInfo>;
+  /** Replaces a workspace's key after testing it with a cheap read; the old key is never shown. */
+  changeWorkspaceKey(id: string, apiKey: string): Promise<SessionInfo>;
+  /** Tests a saved workspace's URL and key with a cheap authenticated read. Never rejects for a failed test. */
+  testWorkspace(id: string): Promise<ConnectionTestResult>;
+  /** Removes a workspace and deletes its key from storage (the renderer confirms first). */
+  removeWorkspace(id: string): Promise<SessionInfo>;
+  /**
+   * Switches key storage to Electron safeStorage (only after the user agreed). When safeStorage
+   * would be weak (`basic_text`), `confirmWeak` must be true or the call is refused.
+   */
+  useSafeStorage(confirmWeak: boolean): Promise<SessionInfo>;
+  /** Saves preferences (e.g. the request timeout). */
+  setPreferences(preferences: Preferences): Promise<SessionInfo>;
   /** Spec 4 endpoint 1. `sid` must be an interaction SID. */
   getInteraction(sid: string): Promise<Interaction>;
   /** Spec 4 endpoint 2. */
@@ -81,6 +183,8 @@ export interface VoiceReviewApi {
   getWebhook(sid: string): Promise<Webhook>;
   /** Spec 4 endpoint 10. A 404 resolves with `alreadyGone: true`. */
   deleteWebhook(sid: string): Promise<DeleteResult>;
+  /** Peaks and exact duration of an interaction's recording (decoded in main, cached on disk). */
+  getPeaks(sid: string): Promise<RecordingPeaks>;
 }
 
 /** Names of the bridge methods; each is also its IPC channel name (prefixed `vr:`). */
@@ -92,6 +196,13 @@ export const API_METHODS = [
   'connect',
   'openDemo',
   'disconnect',
+  'switchWorkspace',
+  'renameWorkspace',
+  'changeWorkspaceKey',
+  'testWorkspace',
+  'removeWorkspace',
+  'useSafeStorage',
+  'setPreferences',
   'getInteraction',
   'listPhones',
   'getPhone',
@@ -102,6 +213,7 @@ export const API_METHODS = [
   'listWebhooks',
   'getWebhook',
   'deleteWebhook',
+  'getPeaks',
 ] as const satisfies readonly ApiMethod[];
 
 /** IPC channel of a method. */

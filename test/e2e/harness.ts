@@ -15,6 +15,7 @@ import { Readable } from 'node:stream';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { API_METHODS, type ApiMethod } from '../../electron/shared/contract';
 import { startDemoServer } from '../../electron/main/demo/server';
+import { createPeaksService } from '../../electron/main/peaks/service';
 import { createHandlers, type HandlerTable } from '../../electron/main/handlers';
 import { createMemoryStore, type SecretStore } from '../../electron/main/keychain';
 import { createRecordingHandler, recordingPath } from '../../electron/main/recording-protocol';
@@ -91,7 +92,8 @@ export async function startHarness(options: { viewport?: { width: number; height
   });
 
   let origin = '';
-  const handlers = createHandlers({ session, recordingSrc: (sid) => `${origin}${recordingPath(sid)}` });
+  const peaks = createPeaksService({ locate: (sid) => session.locateRecording(sid), cacheDir: null });
+  const handlers = createHandlers({ session, peaks, recordingSrc: (sid) => `${origin}${recordingPath(sid)}` });
   const recording = createRecordingHandler({ locate: (sid) => session.locateRecording(sid) });
 
   const server = createServer((req, res) => {

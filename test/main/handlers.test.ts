@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoServer, type DemoServer } from '../../electron/main/demo/server';
+import { createPeaksService } from '../../electron/main/peaks/service';
 import { createHandlers, type HandlerTable } from '../../electron/main/handlers';
 import { createMemoryStore, type SecretStore } from '../../electron/main/keychain';
 import { createRecordingHandler, recordingPath } from '../../electron/main/recording-protocol';
@@ -82,6 +83,7 @@ async function rig(settingsDir?: string): Promise<Rig> {
   const unexpected: [ApiMethod, unknown][] = [];
   const handlers = createHandlers({
     session,
+    peaks: createPeaksService({ locate: (sid) => session.locateRecording(sid), cacheDir: null }),
     recordingSrc: (sid) => `vr-recording://local${recordingPath(sid)}`,
     onUnexpected: (method, err) => unexpected.push([method, err]),
   });
@@ -106,7 +108,7 @@ function expectError(result: IpcResult<unknown>, kind: string): { kind: string; 
 describe('before any workspace is chosen', () => {
   it('has no workspace, and API calls ask to connect first without any request', async () => {
     const r = await rig();
-    expect(await call(r, 'getSession')).toEqual({ ok: true, value: { workspace: null, demoInteractions: [] } });
+    expect(await call(r, 'getSession')).toMatchObject({ ok: true, value: { workspace: null, demoInteractions: [] } });
     for (const [method, args] of [
       ['getInteraction', [DENTAL_SID]],
       ['listPhones', []],
@@ -251,7 +253,7 @@ describe('the demo workspace', () => {
   it('disconnect forgets the workspace; calls then ask to connect again', async () => {
     const r = await rig();
     await call(r, 'openDemo');
-    expect(await call(r, 'disconnect')).toEqual({ ok: true, value: { workspace: null, demoInteractions: [] } });
+    expect(await call(r, 'disconnect')).toMatchObject({ ok: true, value: { workspace: null, demoInteractions: [] } });
     expect(expectError(await call(r, 'listPhones'), 'bad_input').message).toMatch(/^Connect to a workspace first/);
   });
 });
@@ -268,7 +270,7 @@ describe('connecting to a workspace', () => {
     expect(error.message).not.toContain(wrongKey);
     expect(r.secretWrites).toEqual([]);
     expect(fs.existsSync(r.settingsFile)).toBe(false);
-    expect(await call(r, 'getSession')).toEqual({ ok: true, value: { workspace: null, demoInteractions: [] } });
+    expect(await call(r, 'getSession')).toMatchObject({ ok: true, value: { workspace: null, demoInteractions: [] } });
   });
 
   it('a base URL that is not /v1 or sends a key in clear text is refused before any request', async () => {

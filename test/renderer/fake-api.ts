@@ -99,9 +99,21 @@ export function installFakeApi(replies: Replies = {}): FakeApi {
   return fake;
 }
 
+/** Session fields every session carries; each builder starts from these. */
+export function sessionDefaults(): SessionInfo {
+  return {
+    workspace: null,
+    workspaces: [],
+    restoreProblem: null,
+    demoInteractions: [],
+    secretStorage: { backend: 'keychain', description: 'System keychain (Secret Service)', keychainProblem: null, safeStorage: null },
+    preferences: { requestTimeoutSeconds: 15 },
+  };
+}
+
 /** A session with no workspace yet: the app opens on the Connect screen. */
 export function noWorkspace(): SessionInfo {
-  return { workspace: null, demoInteractions: [] };
+  return sessionDefaults();
 }
 
 /** A session connected to a demo workspace offering `demoInteractions`. */
@@ -109,10 +121,8 @@ export function demoSession(
   name = 'Demo workspace',
   demoInteractions: SessionInfo['demoInteractions'] = [],
 ): SessionInfo {
-  return {
-    workspace: { id: 'ws-demo', name, baseUrl: 'http://127.0.0.1:4010/v1', isDemo: true },
-    demoInteractions,
-  };
+  const workspace = { id: 'ws-demo', name, baseUrl: 'http://127.0.0.1:4010/v1', isDemo: true };
+  return { ...sessionDefaults(), workspace, workspaces: [workspace], demoInteractions };
 }
 
 /**
