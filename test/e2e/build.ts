@@ -2,7 +2,7 @@
 import { execSync } from 'node:child_process';
 import { existsSync, statSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, RENDERER_DIR } from './harness';
+import { OUT_DIR, ROOT, RENDERER_DIR } from './harness';
 
 function newestMtime(dir: string): number {
   let newest = 0;
@@ -18,5 +18,5 @@ export function ensureBuilt(): void {
   const index = join(RENDERER_DIR, 'index.html');
   const sources = Math.max(newestMtime(join(ROOT, 'renderer')), newestMtime(join(ROOT, 'electron/shared')));
   if (existsSync(index) && statSync(index).mtimeMs >= sources) return;
-  execSync('npx electron-vite build', { cwd: ROOT, stdio: 'inherit' });
+  execSync(`npx electron-vite build --outDir ${JSON.stringify(OUT_DIR)}`, { cwd: ROOT, stdio: 'inherit' });
 }

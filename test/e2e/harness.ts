@@ -25,8 +25,10 @@ import { createSettingsStore } from '../../electron/main/settings';
 
 /** Repository root. */
 export const ROOT = resolve(__dirname, '../..');
+/** Build output folder (`out`, or VR_OUT_DIR so parallel work can build side by side). */
+export const OUT_DIR = resolve(ROOT, process.env.VR_OUT_DIR ?? 'out');
 /** Built renderer served by the harness. */
-export const RENDERER_DIR = join(ROOT, 'out/renderer');
+export const RENDERER_DIR = join(OUT_DIR, 'renderer');
 /** Git-ignored folder for screenshots. */
 export const ARTIFACTS_DIR = join(ROOT, 'test-artifacts');
 
