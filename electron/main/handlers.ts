@@ -11,8 +11,10 @@ import { ApiError } from '../shared/errors';
 import { isSid } from '../shared/sid';
 import { agentSidProblem, E164_HINT, isE164, terminationUriProblem } from '../shared/validation';
 import { recordingUrlProblem } from './recording-protocol';
+import type { ApiClient } from './api/client';
 import type { PeaksService } from './peaks/service';
 import type { Session } from './session';
+import { REQUEST_TIMEOUT_SECONDS } from './settings';
 
 /** A handler: positional arguments as received over IPC (untrusted) -> result as data. */
 export type Handler = (args: unknown[]) => Promise<IpcResult<unknown>>;
@@ -53,7 +55,15 @@ const argSchemas = {
   removeWorkspace: z.tuple([z.string().min(1).max(200)]),
   useSafeStorage: z.tuple([z.boolean()]),
   setPreferences: z.tuple([
-    z.object({ requestTimeoutSeconds: z.number().int('Enter a whole number of seconds.').min(3, 'The timeout must be at least 3 seconds.').max(120, 'The timeout must be at most 120 seconds.') }).strict(),
+    z
+      .object({
+        requestTimeoutSeconds: z
+          .number()
+          .int('Enter a whole number of seconds.')
+          .min(REQUEST_TIMEOUT_SECONDS.min, `The timeout must be at least ${REQUEST_TIMEOUT_SECONDS.min} seconds.`)
+          .max(REQUEST_TIMEOUT_SECONDS.max, `The timeout must be at most ${REQUEST_TIMEOUT_SECONDS.max} seconds.`),
+      })
+      .strict(),
   ]),
   getInteraction: z.tuple([interactionSid]),
   listPhones: z.tuple([]),
@@ -91,6 +101,26 @@ const argSchemas = {
 export function createHandlers(options: HandlerOptions): HandlerTable {
   const { session } = options;
 
+  /**
+   * Runs a read or write of one SID or number on the active workspace's client; a 404 becomes
+   * "WHAT was not found in workspace "NAME"" (issue 4: "404 on a SID or number: not found in
+   * workspace NAME, with what was looked up"). The name is taken before the request, so a switch
+   * while it runs cannot put the wrong workspace in the message.
+   */
+  async function lookUp<T>(what: string, check: string, call: (client: ApiClient) => Promise<T>): Promise<T> {
+    const client = await session.client();
+    const workspace = session.activeWorkspaceName();
+    try {
+      return await call(client);
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.kind !== 'not_found' || workspace === null) throw err;
+      throw new ApiError({
+        ...err.toData(),
+        message: `${what} was not found in workspace "${workspace}". Check ${check} and that you are in the right workspace.`,
+      });
+    }
+  }
+
   const impl: { [K in ApiMethod]: (...args: z.output<(typeof argSchemas)[K]>) => Promise<unknown> } = {
     getSession: () => session.info(),
     connect: (input) => session.connect(input),
@@ -104,7 +134,7 @@ export function createHandlers(options: HandlerOptions): HandlerTable {
     useSafeStorage: (confirmWeak) => session.useSafeStorage(confirmWeak),
     setPreferences: (preferences) => session.setPreferences(preferences),
     getInteraction: async (sid) => {
-      const parsed = await (await session.client()).getInteraction(sid);
+      const parsed = await lookUp(`Interaction ${sid}`, 'the SID', (client) => client.getInteraction(sid));
       session.rememberRecording(parsed.sid, parsed.recordingUrl);
       const { recordingUrl, ...rest } = parsed;
       const problem = recordingUrlProblem(recordingUrl);
@@ -115,13 +145,13 @@ export function createHandlers(options: HandlerOptions): HandlerTable {
       return interaction;
     },
     listPhones: async () => (await session.client()).listPhones(),
-    getPhone: async (number) => (await session.client()).getPhone(number),
-    updatePhone: async (number, update) => (await session.client()).updatePhone(number, update),
+    getPhone: (number) => lookUp(`Phone number ${number}`, 'the number', (client) => client.getPhone(number)),
+    updatePhone: (number, update) => lookUp(`Phone number ${number}`, 'the number', (client) => client.updatePhone(number, update)),
     listSipTrunks: async () => (await session.client()).listSipTrunks(),
-    getSipTrunk: async (sid) => (await session.client()).getSipTrunk(sid),
+    getSipTrunk: (sid) => lookUp(`SIP trunk ${sid}`, 'the SID', (client) => client.getSipTrunk(sid)),
     createSipTrunk: async (input) => (await session.client()).createSipTrunk(input),
     listWebhooks: async () => (await session.client()).listWebhooks(),
-    getWebhook: async (sid) => (await session.client()).getWebhook(sid),
+    getWebhook: (sid) => lookUp(`Webhook ${sid}`, 'the SID', (client) => client.getWebhook(sid)),
     deleteWebhook: async (sid) => {
       try {
         await (await session.client()).deleteWebhook(sid);

@@ -2,14 +2,16 @@
  * The settings file: settings.json in the app's user-data folder (the folder is passed in, so this
  * file needs no Electron import and tests use a temp dir).
  *
- * It holds the list of workspaces and which one is active. It never holds an API key: keys live in
- * the OS keychain (see keychain.ts), and {@link createSettingsStore}'s save() writes only the fields
+ * It holds the list of workspaces, which one is active, and the user's preferences (issue 4). It
+ * never holds an API key: keys live in the OS keychain (see keychain.ts) or the key storage
+ * fallback (secret-storage.ts), and {@link createSettingsStore}'s save() writes only the fields
  * declared here, so a key that rides along on an object is dropped, not written.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import type { Preferences } from '../shared/contract';
 
 /** One workspace the user added. Its API key is in the keychain under account `id`. */
 export interface StoredWorkspace {
@@ -28,6 +30,16 @@ export interface Settings {
   workspaces: StoredWorkspace[];
   /** Id of the workspace shown at start, or null for none. Always one of `workspaces` after load. */
   activeWorkspaceId: string | null;
+  /** User preferences; files written before preferences existed load with the defaults. */
+  preferences: Preferences;
+}
+
+/** Limits of {@link Preferences.requestTimeoutSeconds}, in seconds (issue 4 "Timeouts (a setting, default 15 s)"). */
+export const REQUEST_TIMEOUT_SECONDS = { min: 3, max: 120, default: 15 } as const;
+
+/** The preferences of a new install. */
+export function defaultPreferences(): Preferences {
+  return { requestTimeoutSeconds: REQUEST_TIMEOUT_SECONDS.default };
 }
 
 /** Reads and writes settings.json; returned by {@link createSettingsStore}. */
@@ -36,6 +48,8 @@ export interface SettingsStore {
    * The saved settings, or the defaults (no workspaces, none active) when the file is missing,
    * is not JSON, or has the wrong shape. An unreadable file is first renamed to
    * `settings.json.corrupt-<timestamp>` so nothing is lost. Unknown fields are ignored (dropped).
+   * Missing or out-of-range preferences take their defaults without discarding the file (a file
+   * from before preferences existed has none).
    *
    * @throws Error when the file exists but cannot be read (e.g. permissions).
    */
@@ -57,18 +71,36 @@ const workspaceSchema = z.object({
   baseUrl: z.string(),
 });
 
+const requestTimeoutSchema = z
+  .number()
+  .int()
+  .min(REQUEST_TIMEOUT_SECONDS.min)
+  .max(REQUEST_TIMEOUT_SECONDS.max);
+
 // z.object drops unknown keys, which is how save() guarantees no stray field (such as a key) is written.
+/** What save() accepts: preferences must be present and in range. */
 const settingsSchema = z.object({
   version: z.literal(1),
   workspaces: z.array(workspaceSchema),
   activeWorkspaceId: z.string().nullable(),
+  preferences: z.object({ requestTimeoutSeconds: requestTimeoutSchema }),
+});
+
+/**
+ * What load() accepts: as {@link settingsSchema}, but a missing or unreadable preference falls back
+ * to its default (one bad preference must not cost the user their workspace list).
+ */
+const loadSchema = settingsSchema.extend({
+  preferences: z
+    .object({ requestTimeoutSeconds: requestTimeoutSchema.catch(REQUEST_TIMEOUT_SECONDS.default) })
+    .catch(defaultPreferences),
 });
 
 /** File name of the settings file inside the user-data folder. */
 export const SETTINGS_FILE_NAME = 'settings.json';
 
 function defaultSettings(): Settings {
-  return { version: 1, workspaces: [], activeWorkspaceId: null };
+  return { version: 1, workspaces: [], activeWorkspaceId: null, preferences: defaultPreferences() };
 }
 
 /** An active id that names no workspace is treated as "none active". */
@@ -112,7 +144,7 @@ export function createSettingsStore(dir: string): SettingsStore {
         await keepCorruptCopy();
         return defaultSettings();
       }
-      const parsed = settingsSchema.safeParse(json);
+      const parsed = loadSchema.safeParse(json);
       if (!parsed.success) {
         await keepCorruptCopy();
         return defaultSettings();

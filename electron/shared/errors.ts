@@ -33,6 +33,12 @@ export interface ApiErrorData {
   status?: number;
   /** The server's own message from its error body, when it had one. */
   serverMessage?: string;
+  /**
+   * Finer cause of a `network` error: `tls` when the TLS layer failed (untrusted, expired or
+   * mismatched certificate, handshake error), so a connection test can say "TLS error" instead of
+   * "unreachable" (issue 4). Absent otherwise.
+   */
+  detail?: 'tls';
 }
 
 /** An error with a {@link ApiErrorKind}; thrown by the client in main and rethrown by the preload. */
@@ -40,6 +46,7 @@ export class ApiError extends Error implements ApiErrorData {
   readonly kind: ApiErrorKind;
   readonly status?: number;
   readonly serverMessage?: string;
+  readonly detail?: 'tls';
 
   constructor(data: ApiErrorData) {
     super(data.message);
@@ -47,6 +54,7 @@ export class ApiError extends Error implements ApiErrorData {
     this.kind = data.kind;
     if (data.status !== undefined) this.status = data.status;
     if (data.serverMessage !== undefined) this.serverMessage = data.serverMessage;
+    if (data.detail !== undefined) this.detail = data.detail;
   }
 
   /** The plain-data form sent over IPC. */
@@ -54,6 +62,7 @@ export class ApiError extends Error implements ApiErrorData {
     const data: ApiErrorData = { kind: this.kind, message: this.message };
     if (this.status !== undefined) data.status = this.status;
     if (this.serverMessage !== undefined) data.serverMessage = this.serverMessage;
+    if (this.detail !== undefined) data.detail = this.detail;
     return data;
   }
 }

@@ -3,8 +3,12 @@
  * demo service for the ten endpoints of spec 4, and against a small hostile server written here
  * for every way a server can answer badly.
  */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import * as http from 'node:http';
+import * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient, MAX_BODY_BYTES, type ApiClient, type ClientOptions } from '../../electron/main/api/client';
@@ -671,5 +675,64 @@ describe('tolerance of what the spec leaves open', () => {
     const client = hostileClient('delete-extra', (_req, res) => sendJson(res, 200, { status: 'success', deleted: true }));
     await expect(client.deleteWebhook('wh_1')).resolves.toBeUndefined();
     expect(seen.get('delete-extra')?.[0]).toMatchObject({ method: 'DELETE', url: '/delete-extra/v1/webhooks/wh_1' });
+  });
+});
+
+describe('TLS failures (issue 4: "TLS error" reported as such)', () => {
+  let tlsServer: https.Server;
+  let tlsOrigin: string;
+  let tlsConnections = 0;
+
+  beforeAll(async () => {
+    // A self-signed certificate made now, so the failure is Node's real certificate check.
+    const dir = mkdtempSync(path.join(tmpdir(), 'vr-client-tls-'));
+    try {
+      execFileSync('openssl', [
+        'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
+        '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'), '-days', '1',
+        '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1',
+      ], { stdio: 'ignore' });
+      tlsServer = https.createServer(
+        { key: readFileSync(path.join(dir, 'key.pem')), cert: readFileSync(path.join(dir, 'cert.pem')) },
+        (_req, res) => sendJson(res, 200, { status: 'success', phones: [] }),
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    tlsServer.on('connection', () => tlsConnections++);
+    await new Promise<void>((resolve) => tlsServer.listen(0, '127.0.0.1', resolve));
+    tlsOrigin = `https://127.0.0.1:${(tlsServer.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    tlsServer.closeAllConnections();
+    await new Promise<void>((resolve) => tlsServer.close(() => resolve()));
+  });
+
+  it('an untrusted (self-signed) certificate is a network error marked tls, naming the check that failed, not retried', async () => {
+    const before = tlsConnections;
+    const error = await failure(createApiClient({ baseUrl: `${tlsOrigin}/v1`, apiKey: SECRET_KEY }).listPhones());
+    expect(error.toData()).toEqual({
+      kind: 'network',
+      detail: 'tls',
+      message: `The secure connection to ${new URL(tlsOrigin).host} failed (TLS error DEPTH_ZERO_SELF_SIGNED_CERT). Check the base URL; the server's certificate is not trusted.`,
+    });
+    expect(tlsConnections - before).toBe(1);
+  });
+
+  it('https to a port that speaks plain HTTP is a TLS error too', async () => {
+    const error = await failure(createApiClient({ baseUrl: `${hostileOrigin.replace('http:', 'https:')}/v1`, apiKey: SECRET_KEY }).listPhones());
+    expect(error.kind).toBe('network');
+    expect(error.detail).toBe('tls');
+    expect(error.message).toMatch(/TLS error ERR_SSL_/);
+  });
+
+  it('a refused connection is a network error without the tls mark', async () => {
+    const probe = http.createServer();
+    const origin = await listen(probe);
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const error = await failure(createApiClient({ baseUrl: `${origin}/v1`, apiKey: SECRET_KEY, retry: { attempts: 1 } }).listPhones());
+    expect(error.kind).toBe('network');
+    expect(error.detail).toBeUndefined();
   });
 });

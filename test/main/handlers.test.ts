@@ -153,6 +153,15 @@ describe('argument validation', () => {
     ['an object for a webhook SID', 'getWebhook', [{ sid: 'wh_1' }]],
     ['connect without an object', 'connect', ['https://api.example.com/v1']],
     ['connect without the key', 'connect', [{ name: 'x', baseUrl: 'https://api.example.com/v1' }]],
+    ['a blank workspace name', 'renameWorkspace', ['demo', '   '], /^Enter a name\.$/],
+    ['a workspace name over 200 characters', 'renameWorkspace', ['demo', 'x'.repeat(201)], /too long/],
+    ['an empty workspace id', 'switchWorkspace', ['']],
+    ['a key that is not a string', 'changeWorkspaceKey', ['demo', 42]],
+    ['a confirmation that is not a boolean', 'useSafeStorage', ['yes']],
+    ['a timeout under 3 s', 'setPreferences', [{ requestTimeoutSeconds: 2 }], /at least 3 seconds/],
+    ['a timeout over 120 s', 'setPreferences', [{ requestTimeoutSeconds: 121 }], /at most 120 seconds/],
+    ['a timeout that is not whole seconds', 'setPreferences', [{ requestTimeoutSeconds: 7.5 }], /whole number of seconds/],
+    ['an unknown preference', 'setPreferences', [{ requestTimeoutSeconds: 20, theme: 'dark' }]],
   ];
 
   it.each(cases)('refuses %s as bad_input without any HTTP request', async (_what, method, args, message) => {
@@ -212,12 +221,12 @@ describe('the demo workspace', () => {
     expect(result.value.recording).toEqual({ available: false, reason: 'This interaction has no recording.' });
   });
 
-  it('reports an unknown interaction as not_found, with the SID', async () => {
+  it('reports an unknown interaction as not_found, with the SID and the workspace', async () => {
     const r = await rig();
     await call(r, 'openDemo');
     const sid = 'interaction_00000000-0000-4000-8000-000000000000';
     const error = expectError(await call(r, 'getInteraction', sid), 'not_found');
-    expect(error.message).toContain(sid);
+    expect(error.message).toBe(`Interaction ${sid} was not found in workspace "Demo workspace". Check the SID and that you are in the right workspace.`);
     expect(error.status).toBe(404);
   });
 
@@ -313,6 +322,63 @@ describe('connecting to a workspace', () => {
     await second.secrets.set(connected.value.workspace.id, CUSTOMER_KEY);
     expect(await call(second, 'getSession')).toEqual(connected);
     expect((await call(second, 'getPhone', MAIN_LINE)).ok).toBe(true);
+  });
+});
+
+describe('not found in a named workspace (issue 4)', () => {
+  const UNKNOWN_SID = 'interaction_0badc0de-0000-4000-8000-000000000000';
+  const UNKNOWN_NUMBER = '+14155550999';
+  const UNKNOWN_TRUNK = 'sip_00000000-0000-4000-8000-000000000000';
+  const UNKNOWN_WEBHOOK = 'wh_00000000-0000-4000-8000-000000000000';
+
+  it('a 404 on a SID or number says what was looked up and in which workspace', async () => {
+    const r = await rig();
+    await call(r, 'connect', { name: 'Production', baseUrl: customer.baseUrl, apiKey: CUSTOMER_KEY });
+    const cases: [ApiMethod, unknown[], string][] = [
+      ['getInteraction', [UNKNOWN_SID], `Interaction ${UNKNOWN_SID} was not found in workspace "Production". Check the SID and that you are in the right workspace.`],
+      ['getPhone', [UNKNOWN_NUMBER], `Phone number ${UNKNOWN_NUMBER} was not found in workspace "Production". Check the number and that you are in the right workspace.`],
+      ['updatePhone', [UNKNOWN_NUMBER, { name: 'Front desk' }], `Phone number ${UNKNOWN_NUMBER} was not found in workspace "Production". Check the number and that you are in the right workspace.`],
+      ['getSipTrunk', [UNKNOWN_TRUNK], `SIP trunk ${UNKNOWN_TRUNK} was not found in workspace "Production". Check the SID and that you are in the right workspace.`],
+      ['getWebhook', [UNKNOWN_WEBHOOK], `Webhook ${UNKNOWN_WEBHOOK} was not found in workspace "Production". Check the SID and that you are in the right workspace.`],
+    ];
+    for (const [method, args, message] of cases) {
+      const error = expectError(await call(r, method, ...args), 'not_found');
+      expect(error.message).toBe(message);
+      expect(error.status).toBe(404);
+    }
+  });
+
+  it('names the workspace as it is called now, after a rename or a switch', async () => {
+    const r = await rig();
+    await call(r, 'openDemo');
+    await call(r, 'renameWorkspace', 'demo', 'Training');
+    expect(expectError(await call(r, 'getPhone', UNKNOWN_NUMBER), 'not_found').message).toContain('in workspace "Training"');
+    await call(r, 'connect', { name: 'Customer sandbox', baseUrl: customer.baseUrl, apiKey: CUSTOMER_KEY });
+    expect(expectError(await call(r, 'getPhone', UNKNOWN_NUMBER), 'not_found').message).toContain('in workspace "Customer sandbox"');
+  });
+
+  it('a 404 on delete is still "already gone", not an error', async () => {
+    const r = await rig();
+    await call(r, 'openDemo');
+    expect(await call(r, 'deleteWebhook', UNKNOWN_WEBHOOK)).toEqual({ ok: true, value: { alreadyGone: true } });
+  });
+});
+
+describe('workspace methods', () => {
+  it('are served by the session: rename, preferences, test connection and remove', async () => {
+    const r = await rig();
+    const connected = await call(r, 'connect', { name: 'Customer', baseUrl: customer.baseUrl, apiKey: CUSTOMER_KEY });
+    const id = connected.value.workspace.id;
+    expect((await call(r, 'renameWorkspace', id, '  Customer (EU)  ')).value.workspace.name).toBe('Customer (EU)');
+    expect((await call(r, 'setPreferences', { requestTimeoutSeconds: 30 })).value.preferences).toEqual({ requestTimeoutSeconds: 30 });
+    expect(await call(r, 'testWorkspace', id)).toMatchObject({ ok: true, value: { ok: true } });
+    expect(expectError(await call(r, 'switchWorkspace', 'no-such-workspace'), 'bad_input').message).toMatch(/no longer exists/);
+    const removed = await call(r, 'removeWorkspace', id);
+    expect(removed.value).toMatchObject({ workspace: null, workspaces: [] });
+    expect(await r.secrets.get(id)).toBeNull();
+    const file = fs.readFileSync(r.settingsFile, 'utf8');
+    expect(file).not.toContain(CUSTOMER_KEY);
+    expect(JSON.parse(file)).toMatchObject({ workspaces: [], activeWorkspaceId: null, preferences: { requestTimeoutSeconds: 30 } });
   });
 });
 

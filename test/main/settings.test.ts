@@ -15,7 +15,7 @@ async function tempDir(): Promise<string> {
   return dir;
 }
 
-const DEFAULTS: Settings = { version: 1, workspaces: [], activeWorkspaceId: null };
+const DEFAULTS: Settings = { version: 1, workspaces: [], activeWorkspaceId: null, preferences: { requestTimeoutSeconds: 15 } };
 
 const TWO_WORKSPACES: Settings = {
   version: 1,
@@ -24,6 +24,7 @@ const TWO_WORKSPACES: Settings = {
     { id: 'ws-acme', name: 'Acme support', baseUrl: 'https://api.example.com' },
   ],
   activeWorkspaceId: 'ws-acme',
+  preferences: { requestTimeoutSeconds: 40 },
 };
 
 describe('settings store', () => {
@@ -147,5 +148,36 @@ describe('settings store', () => {
     expect(text).not.toContain(apiKey);
     expect(text).not.toMatch(/apiKey|"key"/);
     expect(await store.load()).toEqual(TWO_WORKSPACES);
+  });
+
+  it('loads a file written before preferences existed, keeping its workspaces, with the 15 s default timeout', async () => {
+    const dir = await tempDir();
+    const store = createSettingsStore(dir);
+    const { preferences: _none, ...old } = TWO_WORKSPACES;
+    await writeFile(store.path, JSON.stringify(old));
+    expect(await store.load()).toEqual({ ...TWO_WORKSPACES, preferences: { requestTimeoutSeconds: 15 } });
+    expect(await readdir(dir)).toEqual(['settings.json']);
+  });
+
+  it.each([
+    ['below the 3 s minimum', { requestTimeoutSeconds: 1 }],
+    ['above the 120 s maximum', { requestTimeoutSeconds: 600 }],
+    ['not a whole number', { requestTimeoutSeconds: 7.5 }],
+    ['a string', { requestTimeoutSeconds: '30' }],
+    ['not an object', 'fast'],
+  ])('a timeout %s falls back to 15 s without discarding the workspaces', async (_what, preferences) => {
+    const dir = await tempDir();
+    const store = createSettingsStore(dir);
+    await writeFile(store.path, JSON.stringify({ ...TWO_WORKSPACES, preferences }));
+    expect(await store.load()).toEqual({ ...TWO_WORKSPACES, preferences: { requestTimeoutSeconds: 15 } });
+    expect(await readdir(dir)).toEqual(['settings.json']);
+  });
+
+  it('refuses to save a timeout out of range', async () => {
+    const dir = await tempDir();
+    const store = createSettingsStore(dir);
+    await store.save(TWO_WORKSPACES);
+    await expect(store.save({ ...TWO_WORKSPACES, preferences: { requestTimeoutSeconds: 0 } })).rejects.toThrow(/wrong shape/);
+    expect((await store.load()).preferences).toEqual({ requestTimeoutSeconds: 40 });
   });
 });

@@ -355,12 +355,31 @@ function isRetryableTransportError(err: unknown): boolean {
   return !isTlsError(err);
 }
 
-/** True when the fetch failure comes from the TLS layer (untrusted certificate and the like). */
+/**
+ * Error codes of the TLS layer as Node reports them on a failed fetch's `cause` (and, for some
+ * failures, on the cause's own `cause`): certificate checks (CERT_HAS_EXPIRED,
+ * DEPTH_ZERO_SELF_SIGNED_CERT, SELF_SIGNED_CERT_IN_CHAIN, UNABLE_TO_VERIFY_LEAF_SIGNATURE,
+ * UNABLE_TO_GET_ISSUER_CERT_LOCALLY, ERR_TLS_CERT_ALTNAME_INVALID, HOSTNAME_MISMATCH), OpenSSL
+ * handshake errors (ERR_SSL_*, e.g. ERR_SSL_WRONG_VERSION_NUMBER when the port speaks plain
+ * HTTP; ERR_OSSL_*) and EPROTO (protocol error during the handshake).
+ */
+const TLS_CODE = /CERT|SSL|TLS|^EPROTO$|^UNABLE_TO_VERIFY_LEAF_SIGNATURE$|^HOSTNAME_MISMATCH$|^ERR_OSSL_/i;
+
+/** The `code` and `message` of an error's causes, nearest first (at most 3 levels). */
+function causesOf(err: unknown): { code: string; message: string }[] {
+  const found: { code: string; message: string }[] = [];
+  let current: unknown = err instanceof Error ? err.cause : undefined;
+  for (let depth = 0; depth < 3 && typeof current === 'object' && current !== null; depth++) {
+    const c = current as { code?: unknown; message?: unknown; cause?: unknown };
+    found.push({ code: typeof c.code === 'string' ? c.code : '', message: typeof c.message === 'string' ? c.message : '' });
+    current = c.cause;
+  }
+  return found;
+}
+
+/** True when the fetch failure comes from the TLS layer (untrusted certificate, failed handshake). */
 function isTlsError(err: unknown): boolean {
-  const cause = err instanceof Error ? (err.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
-  const code = typeof cause?.code === 'string' ? cause.code : '';
-  const message = typeof cause?.message === 'string' ? cause.message : '';
-  return /CERT|SSL|TLS/i.test(code) || /certificate|ssl|tls/i.test(message);
+  return causesOf(err).some(({ code, message }) => TLS_CODE.test(code) || /certificate|ssl|tls/i.test(message));
 }
 
 function transportError(err: unknown, host: string, timeoutMs: number): ApiError {
@@ -378,11 +397,11 @@ function transportError(err: unknown, host: string, timeoutMs: number): ApiError
       message: `${host} did not answer within ${Math.round(timeoutMs / 1000)} s. Check your connection and try again.`,
     });
   }
-  const cause = err instanceof Error ? (err.cause as { code?: unknown } | undefined) : undefined;
-  const code = typeof cause?.code === 'string' ? cause.code : '';
+  const code = causesOf(err).find((c) => c.code !== '')?.code ?? '';
   if (isTlsError(err)) {
     return new ApiError({
       kind: 'network',
+      detail: 'tls',
       message: `The secure connection to ${host} failed (TLS error${code ? ` ${code}` : ''}). Check the base URL; the server's certificate is not trusted.`,
     });
   }
