@@ -5,13 +5,15 @@
  * Entries are stored under service 'Voice Review' with the workspace id as the account, so each
  * workspace has its own key. Only the main process imports this file.
  *
- * Every failure is an {@link ApiError} of kind 'keychain' (or 'bad_input' for a bad account or
- * secret) whose message tells a support person what to do. Messages never contain the secret.
+ * Every failure is a {@link KeychainError} (an {@link ApiError} of kind 'keychain' that also names
+ * the {@link KeychainProblem}), or an ApiError of kind 'bad_input' for a bad account or secret; the
+ * message tells a support person what to do. Messages never contain the secret.
  *
  * keytar.findCredentials is deliberately never called: it crashes the process (segfault) when the
  * keyring is locked, so {@link KeytarLike} does not even declare it.
  */
 import { createRequire } from 'node:module';
+import type { KeychainProblem } from '../shared/contract';
 import { ApiError } from '../shared/errors';
 
 /** Where API keys are kept, one per account (the workspace id). */
@@ -123,6 +125,32 @@ const LOCKED_PATTERNS = [
 
 type KeychainAction = 'read' | 'store' | 'delete';
 
+/**
+ * An ApiError of kind 'keychain' that also says which {@link KeychainProblem} it is, so key storage
+ * can report it in settings (issue 4 "Keychain failures"). Every keychain failure this module
+ * throws is one; over IPC it travels as a plain ApiError (`toData()` has no `problem`).
+ */
+export class KeychainError extends ApiError {
+  /** Why the keychain cannot be used: 'unavailable', 'locked' or 'not_loaded'. */
+  readonly problem: KeychainProblem;
+
+  constructor(problem: KeychainProblem, message: string) {
+    super({ kind: 'keychain', message });
+    this.problem = problem;
+  }
+}
+
+/**
+ * What a keychain failure means for the user: which {@link KeychainProblem} and a sentence saying
+ * what to do. Accepts a {@link KeychainError}, any other ApiError (reported as 'unavailable' with its
+ * own message), or a raw keytar/libsecret error (classified like the store does).
+ */
+export function classifyKeychainError(error: unknown): { problem: KeychainProblem; message: string } {
+  const classified = error instanceof ApiError ? error : toKeychainError(error, 'store');
+  if (classified instanceof KeychainError) return { problem: classified.problem, message: classified.message };
+  return { problem: 'unavailable', message: classified.message };
+}
+
 function messageOf(error: unknown): string {
   if (error instanceof Error) return error.message;
   return typeof error === 'string' ? error : String(error);
@@ -133,23 +161,28 @@ function toKeychainError(error: unknown, action: KeychainAction, secret?: string
   if (error instanceof ApiError) return error;
   const raw = messageOf(error);
   if (UNREACHABLE_PATTERNS.some((p) => p.test(raw))) {
-    return new ApiError({ kind: 'keychain', message: UNREACHABLE_MESSAGE });
+    return new KeychainError('unavailable', UNREACHABLE_MESSAGE);
   }
   // GDBus gives up after 25 s, e.g. when the keyring daemon hangs or a prompt waits for an answer.
+  // Reported as 'unavailable': the keychain cannot be used now, whatever the cause.
   if (/timeout was reached/i.test(raw)) {
-    return new ApiError({ kind: 'keychain', message: TIMEOUT_MESSAGE });
+    return new KeychainError('unavailable', TIMEOUT_MESSAGE);
   }
   if (LOCKED_PATTERNS.some((p) => p.test(raw))) {
-    return new ApiError({ kind: 'keychain', message: LOCKED_MESSAGE });
+    return new KeychainError('locked', LOCKED_MESSAGE);
   }
   const detail = secret ? raw.split(secret).join('[redacted]') : raw;
-  return new ApiError({
-    kind: 'keychain',
-    message: `The system keychain could not ${action} the API key (${detail}). Check that the keychain is unlocked and working, then try again.`,
-  });
+  return new KeychainError(
+    'unavailable',
+    `The system keychain could not ${action} the API key (${detail}). Check that the keychain is unlocked and working, then try again.`,
+  );
 }
 
-function checkAccount(account: string): void {
+/**
+ * Checks an account (workspace id) before any storage is touched.
+ * @throws ApiError kind 'bad_input' when it is empty or longer than 200 characters.
+ */
+export function checkAccount(account: string): void {
   if (typeof account !== 'string' || account.length === 0) {
     throw new ApiError({ kind: 'bad_input', message: 'The keychain account (workspace id) is empty.' });
   }
@@ -161,7 +194,11 @@ function checkAccount(account: string): void {
   }
 }
 
-function checkSecret(secret: string): void {
+/**
+ * Checks a secret (API key) before it is stored.
+ * @throws ApiError kind 'bad_input' when it is empty or only white space.
+ */
+export function checkSecret(secret: string): void {
   if (typeof secret !== 'string' || secret.trim().length === 0) {
     throw new ApiError({ kind: 'bad_input', message: 'The API key is empty.' });
   }
@@ -201,10 +238,10 @@ export function createKeytarStore(options: KeytarStoreOptions = {}): SecretStore
     try {
       loaded = loadKeytar();
     } catch (error) {
-      throw new ApiError({ kind: 'keychain', message: `${LOAD_MESSAGE} Details: ${messageOf(error)}` });
+      throw new KeychainError('not_loaded', `${LOAD_MESSAGE} Details: ${messageOf(error)}`);
     }
     if (!isKeytarLike(loaded)) {
-      throw new ApiError({ kind: 'keychain', message: `${LOAD_MESSAGE} Details: keytar has no password functions.` });
+      throw new KeychainError('not_loaded', `${LOAD_MESSAGE} Details: keytar has no password functions.`);
     }
     keytar = loaded;
     return keytar;

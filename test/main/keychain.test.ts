@@ -6,7 +6,14 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createKeytarStore, createMemoryStore, KEYCHAIN_SERVICE, type KeytarLike } from '../../electron/main/keychain';
+import {
+  classifyKeychainError,
+  createKeytarStore,
+  createMemoryStore,
+  KEYCHAIN_SERVICE,
+  KeychainError,
+  type KeytarLike,
+} from '../../electron/main/keychain';
 import { ApiError } from '../../electron/shared/errors';
 
 const PROBE = fileURLToPath(new URL('./fixtures/keychain-probe.ts', import.meta.url));
@@ -189,6 +196,51 @@ describe('keytar that cannot be loaded', () => {
       },
     });
     expect(loaded).toBe(false);
+  });
+});
+
+describe('which keychain problem an error is (shown in settings, issue 4)', () => {
+  function failingStore(message: string) {
+    return createKeytarStore({
+      loadKeytar: () => ({
+        getPassword: async () => null,
+        setPassword: async () => {
+          throw new Error(message);
+        },
+        deletePassword: async () => false,
+      }),
+    });
+  }
+
+  it.each([
+    ['Cannot create an item in a locked collection', 'locked', /^Unlock your login keyring/],
+    ['Could not connect: No such file or directory', 'unavailable', /Install and start gnome-keyring or KWallet/],
+    ['The name org.freedesktop.secrets was not provided by any .service files', 'unavailable', /Install and start gnome-keyring/],
+    ['Timeout was reached', 'unavailable', /did not answer in time/],
+    ['something nobody has seen before', 'unavailable', /could not store the API key \(something nobody has seen before\)/],
+  ] as const)('libsecret "%s" is %s', async (raw, problem, message) => {
+    const error = await failingStore(raw).set('workspace-1', 'sk-x').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(KeychainError);
+    expect(error).toMatchObject({ kind: 'keychain', problem, message: expect.stringMatching(message) });
+    expect(classifyKeychainError(error)).toEqual({ problem, message: (error as ApiError).message });
+    // The same answer for the raw error, before the store wrapped it.
+    expect(classifyKeychainError(new Error(raw))).toEqual({ problem, message: (error as ApiError).message });
+  });
+
+  it('a keytar that cannot be loaded is not_loaded', async () => {
+    const error = await createKeytarStore({
+      loadKeytar: () => {
+        throw new Error('libsecret-1.so.0: cannot open shared object file');
+      },
+    })
+      .get('workspace-1')
+      .catch((e: unknown) => e);
+    expect(classifyKeychainError(error)).toEqual({ problem: 'not_loaded', message: expect.stringMatching(/^The keychain module could not be loaded/) });
+  });
+
+  it('crosses IPC as a plain ApiError (no extra fields)', () => {
+    const error = new KeychainError('locked', 'Unlock your login keyring.');
+    expect(error.toData()).toEqual({ kind: 'keychain', message: 'Unlock your login keyring.' });
   });
 });
 
