@@ -120,6 +120,16 @@ export function createRecordingHandler(options: RecordingHandlerOptions): (reque
       await upstream.body?.cancel();
       return text(502, 'The recording server redirected; Voice Review does not follow redirects with the API key.');
     }
+    if (!upstream.ok) {
+      // An error body may echo the request, Authorization header included: never pass it on.
+      await upstream.body?.cancel();
+      return text(
+        upstream.status,
+        upstream.status === 401 || upstream.status === 403
+          ? 'The recording server rejected the API key.'
+          : `The recording server answered HTTP ${upstream.status}.`,
+      );
+    }
     const out = new Headers({ 'Cache-Control': 'no-store' });
     for (const name of FORWARDED_RESPONSE_HEADERS) {
       const value = upstream.headers.get(name);

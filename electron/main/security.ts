@@ -2,6 +2,20 @@
  * Security rules of the Electron shell in one place (STYLE.md "Security in one room"), as plain
  * functions so they are tested under Node. `index.ts` wires them into Electron.
  */
+import type { ApiMethod, IpcResult } from '../shared/contract';
+import type { HandlerTable } from './handlers';
+
+/**
+ * Scheme of the app's own pages in production builds (issue 4 "App content served through a
+ * custom protocol rather than file://"). Registered as privileged (standard, secure, fetch) by main.
+ */
+export const APP_SCHEME = 'app';
+/** Host of every app URL: `app://voice-review/...`. */
+export const APP_HOST = 'voice-review';
+/** Origin of the app's pages in production, as Chromium reports it for a standard scheme. */
+export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
+/** The page a production window loads. */
+export const APP_INDEX_URL = `${APP_ORIGIN}/index.html`;
 
 /** Content-Security-Policy of the app's pages: only the app itself and the recording protocol. */
 export const CONTENT_SECURITY_POLICY = [
@@ -11,6 +25,7 @@ export const CONTENT_SECURITY_POLICY = [
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data:",
   "font-src 'self'",
+  // blob: while wavesurfer.js plays a fetched recording from an object URL (issue 5 may remove it).
   "media-src 'self' vr-recording: blob:",
   "connect-src 'self' vr-recording:",
   "base-uri 'none'",
@@ -20,29 +35,28 @@ export const CONTENT_SECURITY_POLICY = [
 ].join('; ');
 
 /**
- * True when `url` belongs to the app: the built renderer under `rendererDir` (file://) or,
- * in development, the dev server's origin. Compared by parsed URL, never by string prefix.
+ * True when `url` belongs to the app: a page of the `app://voice-review` origin or, in
+ * development, of the dev server's origin. Compared by parsed scheme, host and port, never by
+ * string prefix, so `app://voice-review.evil/`, `app://evil/voice-review/` and
+ * `http://localhost:5173.evil.example/` are refused. `file:` URLs are never the app.
  * @param url the URL of the frame that sent an IPC message or wants to navigate
- * @param rendererFileUrl `file://` URL of the built renderer's index.html
- * @param devServerUrl electron-vite's dev server URL, when running `npm run dev`
+ * @param devServerUrl electron-vite's dev server URL, when running `npm run dev` (unpackaged only)
  */
-export function isAppUrl(url: string, rendererFileUrl: string, devServerUrl?: string): boolean {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return false;
+export function isAppUrl(url: string, devServerUrl?: string): boolean {
+  const parsed = parseUrl(url);
+  if (!parsed) return false;
+  // Node's URL gives custom schemes an opaque ("null") origin, so compare the parts instead.
+  if (
+    parsed.protocol === `${APP_SCHEME}:` &&
+    parsed.host === APP_HOST &&
+    parsed.username === '' &&
+    parsed.password === ''
+  ) {
+    return true;
   }
-  if (devServerUrl) {
-    try {
-      if (parsed.origin === new URL(devServerUrl).origin) return true;
-    } catch {
-      // An unparsable dev URL allows nothing.
-    }
-  }
-  if (parsed.protocol !== 'file:') return false;
-  const app = new URL(rendererFileUrl);
-  return parsed.pathname === app.pathname;
+  const dev = devServerUrl ? parseUrl(devServerUrl) : null;
+  if (!dev || (dev.protocol !== 'http:' && dev.protocol !== 'https:')) return false;
+  return parsed.origin === dev.origin;
 }
 
 /**
@@ -65,12 +79,81 @@ export function secureWebPreferences(preloadPath: string) {
   } as const;
 }
 
+/**
+ * Permissions an app page may have (issue 4 "Permission requests denied by default"): only
+ * `clipboard-sanitized-write`, which the Copy buttons need (`navigator.clipboard.writeText`), and
+ * only for the app's own pages. Everything else (camera, microphone, notifications, geolocation,
+ * clipboard read, ...) is denied, for every origin. Used for both Electron's permission request
+ * and permission check handlers.
+ * @param permission Electron's permission name
+ * @param requestingUrl the requesting page's URL or origin
+ */
+export function isPermissionAllowed(permission: string, requestingUrl: string, devServerUrl?: string): boolean {
+  return permission === 'clipboard-sanitized-write' && isAppUrl(requestingUrl, devServerUrl);
+}
+
 /** Links the app may hand to the system browser: http(s) only, never file:, javascript:, etc. */
 export function isExternalLinkAllowed(url: string): boolean {
+  const parsed = parseUrl(url);
+  return parsed !== null && (parsed.protocol === 'https:' || parsed.protocol === 'http:');
+}
+
+function parseUrl(url: string): URL | null {
   try {
-    const { protocol } = new URL(url);
-    return protocol === 'https:' || protocol === 'http:';
+    return new URL(url);
   } catch {
-    return false;
+    return null;
   }
+}
+
+/** The answer to an IPC call from a frame outside the app (the handler is not run). */
+export const REFUSED_SENDER_RESULT = {
+  ok: false,
+  error: { kind: 'bad_input', message: 'Refused: the request did not come from Voice Review.' },
+} as const satisfies IpcResult<never>;
+
+/** Options of {@link createIpcGuard}. */
+export interface IpcGuardOptions {
+  handlers: HandlerTable;
+  /** electron-vite's dev server URL in development, else undefined. */
+  devServerUrl?: string;
+  /** The (redacting) main log. */
+  log: { info(...data: unknown[]): void; warn(...data: unknown[]): void };
+  /** Runs before an accepted call's handler, with its raw arguments (main registers secrets here). */
+  beforeCall?(method: ApiMethod, args: readonly unknown[]): void;
+}
+
+/**
+ * The one entry point of every IPC call (issue 4 "`event.senderFrame` checked on every IPC
+ * call"): refuses a call whose sender frame is not an app page ({@link isAppUrl}; a missing or
+ * destroyed frame is refused too) with {@link REFUSED_SENDER_RESULT} and a log line naming the
+ * method and the sender's origin, otherwise runs the method's handler. Failed calls are logged
+ * (kind, status, message: for support), input refusals at info level, the rest as warnings;
+ * the log redacts secrets. Never throws.
+ * @returns `(method, senderUrl, args) => result`, `senderUrl` being `event.senderFrame?.url`
+ */
+export function createIpcGuard(options: IpcGuardOptions) {
+  return async (method: ApiMethod, senderUrl: string | null | undefined, args: unknown[]): Promise<IpcResult<unknown>> => {
+    if (typeof senderUrl !== 'string' || !isAppUrl(senderUrl, options.devServerUrl)) {
+      options.log.warn(`Refused IPC call ${method} from ${describeSender(senderUrl)}.`);
+      return { ok: false, error: { ...REFUSED_SENDER_RESULT.error } };
+    }
+    options.beforeCall?.(method, args);
+    const result = await options.handlers[method](args);
+    if (!result.ok) {
+      const { kind, status, message } = result.error;
+      const line = `${method} failed: ${kind}${status === undefined ? '' : ` (HTTP ${status})`}: ${message}`;
+      if (kind === 'bad_input') options.log.info(line);
+      else options.log.warn(line);
+    }
+    return result;
+  };
+}
+
+/** The sender as a log line may name it: its origin (or scheme) only, never its path or query. */
+function describeSender(senderUrl: string | null | undefined): string {
+  if (typeof senderUrl !== 'string' || senderUrl === '') return 'a frame that is gone or has no URL';
+  const parsed = parseUrl(senderUrl);
+  if (!parsed) return 'a frame with an unparsable URL';
+  return parsed.host ? `${parsed.protocol}//${parsed.host}` : parsed.protocol;
 }

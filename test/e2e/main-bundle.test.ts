@@ -1,0 +1,278 @@
+/**
+ * The built main-process bundle (out/main/index.js as electron-vite emits it), run under Node with
+ * a stand-in for the `electron` module that records what the bundle asks of Electron. The Electron
+ * binary cannot be installed here, so this is how the wiring of electron/main/index.ts is checked:
+ * schemes registered privileged before ready, sandbox forced, every contract channel guarded by
+ * the sender check, the app served over app:// with its CSP, permissions denied, navigation and
+ * pop-ups locked, the window hardened and its position remembered, the log in the user-data folder.
+ * (test/e2e/electron-smoke.test.ts runs the same bundle in real Electron where it is installed.)
+ */
+import { EventEmitter } from 'node:events';
+import { execSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import Module, { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { API_METHODS, channelOf } from '../../electron/shared/contract';
+import { ROOT } from './harness';
+
+interface FakeWindow extends EventEmitter {
+  options: { webPreferences: Record<string, unknown>; [key: string]: unknown };
+  loadedUrl?: string;
+}
+type Handler = (...args: unknown[]) => unknown;
+
+const record = {
+  sandboxEnabledBeforeReady: false,
+  privilegedSchemes: [] as Array<{ scheme: string; privileges: Record<string, boolean> }>,
+  protocolHandlers: new Map<string, (request: Request) => Promise<Response>>(),
+  ipcHandlers: new Map<string, Handler>(),
+  ipcListeners: new Map<string, Handler[]>(),
+  permissionRequest: null as null | Handler,
+  permissionCheck: null as null | Handler,
+  headersReceived: null as null | Handler,
+  windows: [] as FakeWindow[],
+  opened: [] as string[],
+};
+let ready = false;
+let outDir: string;
+let userData: string;
+const app = Object.assign(new EventEmitter(), {
+  isPackaged: true,
+  name: 'Voice Review',
+  enableSandbox: () => {
+    record.sandboxEnabledBeforeReady = !ready;
+  },
+  getPath: (name: string) => (name === 'userData' ? userData : join(userData, name)),
+  getAppPath: () => ROOT,
+  getVersion: () => '0.0.0-test',
+  getName: () => 'Voice Review',
+  isReady: () => ready,
+  requestSingleInstanceLock: () => true,
+  whenReady: () =>
+    new Promise<void>((resolve) => {
+      setImmediate(() => {
+        ready = true;
+        resolve();
+      });
+    }),
+  quit: () => undefined,
+});
+class BrowserWindow extends EventEmitter {
+  static getAllWindows = () => record.windows;
+  loadedUrl?: string;
+  constructor(public options: FakeWindow['options']) {
+    super();
+    record.windows.push(this as FakeWindow);
+  }
+  loadURL(url: string) {
+    this.loadedUrl = url;
+    return Promise.resolve();
+  }
+  loadFile(path: string) {
+    this.loadedUrl = `file://${path}`;
+    return Promise.resolve();
+  }
+  getNormalBounds() {
+    return { x: 40, y: 30, width: 1111, height: 777 };
+  }
+  isMaximized() {
+    return false;
+  }
+  isMinimized() {
+    return false;
+  }
+  maximize() {}
+  show() {}
+  focus() {}
+  restore() {}
+}
+const fakeElectron = {
+  app,
+  BrowserWindow,
+  ipcMain: {
+    handle: (channel: string, fn: Handler) => record.ipcHandlers.set(channel, fn),
+    removeHandler: (channel: string) => record.ipcHandlers.delete(channel),
+    on: (channel: string, fn: Handler) => record.ipcListeners.set(channel, [...(record.ipcListeners.get(channel) ?? []), fn]),
+    removeAllListeners: (channel: string) => record.ipcListeners.delete(channel),
+  },
+  protocol: {
+    registerSchemesAsPrivileged: (schemes: typeof record.privilegedSchemes) => {
+      if (ready) throw new Error('registerSchemesAsPrivileged after ready');
+      record.privilegedSchemes.push(...schemes);
+    },
+    handle: (scheme: string, fn: (request: Request) => Promise<Response>) => record.protocolHandlers.set(scheme, fn),
+  },
+  session: {
+    defaultSession: {
+      setPermissionRequestHandler: (fn: Handler) => (record.permissionRequest = fn),
+      setPermissionCheckHandler: (fn: Handler) => (record.permissionCheck = fn),
+      webRequest: { onHeadersReceived: (fn: Handler) => (record.headersReceived = fn) },
+      setPreloads: () => undefined,
+    },
+  },
+  safeStorage: {
+    isEncryptionAvailable: () => true,
+    encryptString: (text: string) => Buffer.from(text, 'utf8').reverse(),
+    decryptString: (data: Buffer) => Buffer.from(data).reverse().toString('utf8'),
+    getSelectedStorageBackend: () => 'gnome_libsecret',
+  },
+  screen: { getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }] },
+  shell: {
+    openExternal: async (url: string) => {
+      record.opened.push(url);
+    },
+  },
+  webContents: { getAllWebContents: () => [] },
+};
+
+const moduleWithLoad = Module as unknown as { _load: (request: string, ...rest: unknown[]) => unknown };
+const originalLoad = moduleWithLoad._load;
+let stopCatching: () => void = () => undefined;
+
+beforeAll(() => {
+  // Inside the repository (so the bundle resolves node_modules), in a git-ignored out-* folder.
+  outDir = mkdtempSync(join(ROOT, 'out-bundle-test-'));
+  userData = mkdtempSync(join(tmpdir(), 'vr-main-userdata-'));
+  execSync(`npx electron-vite build --outDir ${JSON.stringify(outDir)}`, { cwd: ROOT, stdio: 'pipe' });
+  moduleWithLoad._load = function load(request: string, ...rest: unknown[]) {
+    if (request === 'electron') return fakeElectron;
+    return originalLoad.call(this, request, ...rest);
+  };
+  const requireFromRoot = createRequire(join(ROOT, 'package.json'));
+  requireFromRoot(join(outDir, 'main/index.js'));
+  // The bundle's electron-log instance (same module cache): stop its global error catching afterwards.
+  const log = requireFromRoot('electron-log/main') as { errorHandler: { stopCatching(): void } };
+  stopCatching = () => log.errorHandler.stopCatching();
+}, 180_000);
+
+afterAll(() => {
+  stopCatching();
+  moduleWithLoad._load = originalLoad;
+  rmSync(outDir, { recursive: true, force: true });
+  rmSync(userData, { recursive: true, force: true });
+});
+
+const window = async () => {
+  await vi.waitFor(() => expect(record.windows[0]?.loadedUrl).toBeDefined(), { timeout: 10_000 });
+  return record.windows[0]!;
+};
+
+describe('the built main process', () => {
+  it('forces the sandbox and registers the app and recording schemes before ready', () => {
+    expect(record.sandboxEnabledBeforeReady).toBe(true);
+    const app = record.privilegedSchemes.find((s) => s.scheme === 'app');
+    expect(app?.privileges).toMatchObject({ standard: true, secure: true, supportFetchAPI: true });
+    expect(app?.privileges.bypassCSP).toBeFalsy();
+    const recording = record.privilegedSchemes.find((s) => s.scheme === 'vr-recording');
+    expect(recording?.privileges).toMatchObject({ standard: true, secure: true, stream: true, corsEnabled: true });
+    expect(recording?.privileges.bypassCSP).toBeFalsy();
+  });
+
+  it('opens one hardened window on app://voice-review/index.html', async () => {
+    const win = await window();
+    expect(win.loadedUrl).toBe('app://voice-review/index.html');
+    expect(win.options.webPreferences).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      experimentalFeatures: false,
+      webviewTag: false,
+    });
+    expect(String(win.options.webPreferences.preload)).toBe(join(outDir, 'preload/index.js'));
+    expect(existsSync(String(win.options.webPreferences.preload))).toBe(true);
+    expect(win.options).toMatchObject({ width: 1280, height: 800, center: true });
+  });
+
+  it('serves the built renderer over app:// with the CSP, and every asset the page loads', async () => {
+    await window();
+    const serve = record.protocolHandlers.get('app')!;
+    const page = await serve(new Request('app://voice-review/index.html'));
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
+    const html = await page.text();
+    const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!).filter((u) => !u.startsWith('data:'));
+    expect(assets.length).toBeGreaterThan(0);
+    for (const asset of assets) {
+      const res = await serve(new Request(new URL(asset, 'app://voice-review/index.html').href));
+      expect(res.status, asset).toBe(200);
+      expect(res.headers.get('content-type'), asset).toMatch(/^(text\/javascript|text\/css)/);
+    }
+    expect((await serve(new Request('app://voice-review/..%2f..%2fpackage.json'))).status).toBe(403);
+    expect(record.protocolHandlers.has('vr-recording')).toBe(true);
+  });
+
+  it('guards every contract channel with the sender check, and leaves no other IPC open', async () => {
+    await window();
+    const channels = [...record.ipcHandlers.keys()].sort();
+    expect(channels).toEqual(API_METHODS.map(channelOf).sort());
+    expect(record.ipcListeners.size).toBe(0);
+    const getSession = record.ipcHandlers.get(channelOf('getSession'))!;
+    const fromApp = (await getSession({ senderFrame: { url: 'app://voice-review/index.html' } })) as { ok: boolean };
+    expect(fromApp.ok).toBe(true);
+    for (const senderFrame of [{ url: 'https://evil.example/' }, { url: 'file:///tmp/x.html' }, null]) {
+      const refused = (await getSession({ senderFrame })) as { ok: boolean; error: { message: string } };
+      expect(refused.ok).toBe(false);
+      expect(refused.error.message).toContain('Refused');
+    }
+    // The refusals are in the log file in the user-data folder.
+    const logText = readFileSync(join(userData, 'logs', 'main.log'), 'utf8');
+    expect(logText).toContain('Refused IPC call getSession from https://evil.example');
+  });
+
+  it('denies permissions and locks navigation and pop-ups of every web contents', async () => {
+    await window();
+    const answers: boolean[] = [];
+    record.permissionRequest!({}, 'media', (granted: boolean) => answers.push(granted), { requestingUrl: 'app://voice-review/index.html' });
+    record.permissionRequest!({}, 'clipboard-sanitized-write', (granted: boolean) => answers.push(granted), { requestingUrl: 'app://voice-review/index.html' });
+    expect(answers).toEqual([false, true]);
+    expect(record.permissionCheck!({}, 'notifications', 'app://voice-review', {})).toBe(false);
+
+    const contents = Object.assign(new EventEmitter(), {
+      openHandler: null as null | ((details: { url: string }) => { action: string }),
+      setWindowOpenHandler(fn: (details: { url: string }) => { action: string }) {
+        this.openHandler = fn;
+      },
+    });
+    app.emit('web-contents-created', {}, contents);
+    const navigate = (url: string) => {
+      const event = { url, prevented: false, preventDefault() {
+        this.prevented = true;
+      } };
+      contents.emit('will-navigate', event, url);
+      return event.prevented;
+    };
+    expect(navigate('https://evil.example/')).toBe(true);
+    expect(navigate('app://voice-review.evil/index.html')).toBe(true);
+    expect(navigate('app://voice-review/index.html#/phones')).toBe(false);
+    expect(contents.openHandler!({ url: 'https://docs.example.com/' })).toEqual({ action: 'deny' });
+    expect(contents.openHandler!({ url: 'file:///etc/passwd' })).toEqual({ action: 'deny' });
+    expect(record.opened).toEqual(['https://docs.example.com/']);
+  });
+
+  it('sets the CSP on the app pages it did not serve itself (dev server) and leaves other responses alone', async () => {
+    await window();
+    const answer = (url: string) => {
+      let out: unknown;
+      record.headersReceived!({ url, responseHeaders: { 'content-security-policy': ["default-src *"] } }, (r: unknown) => (out = r));
+      return out as { responseHeaders?: Record<string, string[]> };
+    };
+    const page = answer('app://voice-review/index.html').responseHeaders!;
+    expect(Object.keys(page).filter((k) => k.toLowerCase() === 'content-security-policy')).toEqual(['Content-Security-Policy']);
+    expect(page['Content-Security-Policy']![0]).toContain("default-src 'none'");
+    expect(answer('https://api.example.com/v1/phones')).toEqual({});
+  });
+
+  it('remembers the window position in window-state.json when the window closes', async () => {
+    const win = await window();
+    win.emit('close');
+    await vi.waitFor(() => expect(existsSync(join(userData, 'window-state.json'))).toBe(true));
+    expect(JSON.parse(readFileSync(join(userData, 'window-state.json'), 'utf8'))).toEqual({
+      bounds: { x: 40, y: 30, width: 1111, height: 777 },
+      maximized: false,
+    });
+  });
+});
