@@ -337,6 +337,10 @@ export async function startDemoServer(opts: DemoServerOptions): Promise<DemoServ
       'Accept-Ranges': 'bytes',
       'Content-Length': size === 0 ? 0 : end - start + 1,
       'Cache-Control': 'no-store',
+      // Validators from the file's stat (size + modification time), so clients such as the peaks
+      // cache can tell a changed recording from the one they have (issue 5). Weak: not byte-compared.
+      ETag: `W/"${size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`,
+      'Last-Modified': stat.mtime.toUTCString(),
     };
     if (range) headers['Content-Range'] = `bytes ${start}-${end}/${size}`;
     res.writeHead(range ? 206 : 200, headers);

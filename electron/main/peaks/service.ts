@@ -1,18 +1,37 @@
 /**
- * Peaks of recordings, computed in main (issue 5 "Peaks off the renderer").
- * STUB: the interface is fixed; the implementation is being written.
+ * Peaks of recordings, computed in main (issue 5 "Peaks off the renderer"): the recording is
+ * downloaded as a stream, decoded chunk by chunk and reduced to min/max peaks as it arrives
+ * (decode.ts, reduce.ts), so neither the file nor its PCM is held whole; results are kept in a
+ * disk cache (cache.ts).
+ *
+ * Fetch rules are the recording protocol's (recording-protocol.ts): only http/https URLs, the
+ * API key (`Authorization: Bearer`) only to the workspace's own origin, and no redirect followed
+ * while the key is attached.
+ *
+ * Requests per first view: HEAD (for the cache key; skipped when there is no disk cache), then
+ * one streaming GET. A cached view: the HEAD only. The cache key includes the full recording URL,
+ * so a recording whose URL changes on every fetch of the interaction (a signed URL with an
+ * expiry) hits the cache only while the session keeps the same URL; keying on less than the URL
+ * could serve one recording's waveform for another (the issue does not say more).
  */
 import type { RecordingPeaks } from '../../shared/contract';
 import { ApiError } from '../../shared/errors';
-import type { RecordingLocation } from '../recording-protocol';
+import { isSameOrigin, recordingUrlProblem, type RecordingLocation } from '../recording-protocol';
+import { cacheKey, createPeaksCache, type PeaksCache, type RecordingValidators } from './cache';
+import { decodeToPeaks, UNDECODABLE_MESSAGE } from './decode';
+import type { ComputedPeaks } from './reduce';
 
 /** Computes (or reads from the disk cache) the peaks of an interaction's recording. */
 export interface PeaksService {
   /**
-   * Peaks and exact duration of the recording of interaction `sid`.
-   * @throws ApiError kind 'not_found' when the interaction has no playable recording,
+   * Peaks and exact duration of the recording of interaction `sid`: about 8,000 min/max pairs per
+   * channel (4 per second beyond about 33 minutes; see reduce.ts `peakCountFor`), amplitudes in
+   * [-1, 1] rounded to 4 decimals, `durationSeconds` = decoded samples / `sampleRate`.
+   * Two calls for the same recording while one is running share that one computation.
+   * @throws ApiError kind 'not_found' when the interaction has no playable recording (or the
+   *   server has no file), 'unauthorized' when the recording server refuses (401/403),
    *   'invalid_response' when the audio cannot be decoded, 'network'/'timeout'/'server' when it
-   *   cannot be downloaded.
+   *   cannot be downloaded. Never anything else; no message contains the API key.
    */
   get(sid: string): Promise<RecordingPeaks>;
 }
@@ -23,19 +42,246 @@ export interface PeaksServiceOptions {
   locate(sid: string): Promise<RecordingLocation | null>;
   /** Folder of the disk cache, or null for no disk cache. */
   cacheDir: string | null;
-  /** Size cap of the disk cache, in bytes. */
+  /** Size cap of the disk cache, in bytes (default 64 MiB). */
   cacheMaxBytes?: number;
   fetch?: typeof fetch;
-  /** Time allowed for the recording server to start answering, in milliseconds. */
+  /**
+   * Time allowed for the recording server to start answering, in milliseconds (default 15 000);
+   * the download also fails with 'timeout' when no byte arrives for this long.
+   */
   timeoutMs?: number;
+}
+
+/** One HTTP exchange with the recording server, with the protocol's key and redirect rules. */
+interface Fetcher {
+  /** Resolves with the response once headers arrive; `stall` keeps the timeout alive while the body is read. */
+  request(method: 'GET' | 'HEAD', headers?: Record<string, string>): Promise<{ response: Response; stall: StallTimer }>;
+  keyAttached: boolean;
+}
+
+/** Aborts the request when no progress is reported for `timeoutMs`. */
+interface StallTimer {
+  /** Restarts the countdown (a chunk arrived). */
+  progress(): void;
+  /** Stops the countdown for good. */
+  done(): void;
+  /** True when the abort came from this timer. */
+  readonly timedOut: boolean;
+  readonly signal: AbortSignal;
+}
+
+function stallTimer(timeoutMs: number): StallTimer {
+  const controller = new AbortController();
+  let timedOut = false;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const arm = (): void => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+  };
+  arm();
+  return {
+    progress: arm,
+    done: () => {
+      if (timer) clearTimeout(timer);
+      timer = null;
+    },
+    get timedOut() {
+      return timedOut;
+    },
+    signal: controller.signal,
+  };
 }
 
 /** Creates the peaks service. */
 export function createPeaksService(options: PeaksServiceOptions): PeaksService {
-  void options;
+  const doFetch = options.fetch ?? fetch;
+  const timeoutMs = options.timeoutMs ?? 15_000;
+  const cache: PeaksCache | null = options.cacheDir === null ? null : createPeaksCache(options.cacheDir, options.cacheMaxBytes);
+  /** Running computations by workspace base URL + recording URL. */
+  const running = new Map<string, Promise<RecordingPeaks>>();
+
+  function fetcherFor(location: RecordingLocation & { recordingUrl: string }): Fetcher {
+    const keyAttached = isSameOrigin(location.recordingUrl, location.baseUrl);
+    return {
+      keyAttached,
+      async request(method, extraHeaders = {}) {
+        const headers: Record<string, string> = { ...extraHeaders };
+        if (keyAttached) headers.Authorization = `Bearer ${location.apiKey}`;
+        const stall = stallTimer(timeoutMs);
+        let response: Response;
+        try {
+          response = await doFetch(location.recordingUrl, {
+            method,
+            headers,
+            signal: stall.signal,
+            // A redirect to another origin must not carry the key: follow none while it is attached.
+            redirect: keyAttached ? 'manual' : 'follow',
+          });
+        } catch {
+          stall.done();
+          throw stall.timedOut ? timeoutError() : networkError();
+        }
+        return { response, stall };
+      },
+    };
+  }
+
+  /**
+   * The validators from a HEAD, or from a 1-byte Range GET when HEAD is refused (any non-2xx:
+   * some servers answer 405, and URLs signed for GET answer 403 to HEAD); all null when neither
+   * tells. A HEAD that cannot reach the server, or times out, fails the call with that error:
+   * the download would fail the same way.
+   */
+  async function validatorsOf(fetcher: Fetcher): Promise<RecordingValidators> {
+    const none: RecordingValidators = { etag: null, lastModified: null, contentLength: null };
+    const head = await fetcher.request('HEAD');
+    head.stall.done();
+    if (head.response.ok) return validatorsFrom(head.response);
+    await head.response.body?.cancel().catch(() => undefined);
+    // HEAD refused (405/501, or a URL signed for GET only): ask for one byte instead.
+    const probe = await fetcher.request('GET', { Range: 'bytes=0-0' });
+    probe.stall.done();
+    await probe.response.body?.cancel().catch(() => undefined);
+    if (probe.response.status === 206) {
+      const total = /\/(\d+)\s*$/.exec(probe.response.headers.get('content-range') ?? '')?.[1] ?? null;
+      return { ...validatorsFrom(probe.response), contentLength: total };
+    }
+    if (probe.response.ok) return validatorsFrom(probe.response);
+    throwForStatus(probe.response, fetcher.keyAttached);
+    return none;
+  }
+
+  /** Downloads the recording as a stream and decodes it to peaks; also returns the GET's validators. */
+  async function download(fetcher: Fetcher): Promise<{ peaks: ComputedPeaks; validators: RecordingValidators }> {
+    const { response, stall } = await fetcher.request('GET');
+    try {
+      if (!response.ok) {
+        await response.body?.cancel().catch(() => undefined);
+        throwForStatus(response, fetcher.keyAttached);
+        throw new ApiError({ kind: 'server', status: response.status, message: `The recording server answered HTTP ${response.status} instead of the recording.` });
+      }
+      const body = response.body;
+      if (!body) throw new ApiError({ kind: 'invalid_response', message: UNDECODABLE_MESSAGE });
+      const peaks = await decodeToPeaks(readBody(body, stall));
+      return { peaks, validators: validatorsFrom(response) };
+    } finally {
+      stall.done();
+    }
+  }
+
+  async function compute(location: RecordingLocation & { recordingUrl: string }): Promise<RecordingPeaks> {
+    const fetcher = fetcherFor(location);
+    let key: string | null = null;
+    let expected: RecordingValidators | null = null;
+    if (cache) {
+      expected = await validatorsOf(fetcher);
+      key = cacheKey(location.recordingUrl, expected);
+      const cached = key ? await cache.read(key).catch(() => null) : null;
+      if (cached) return { ...cached, fromCache: true };
+    }
+    const { peaks, validators } = await download(fetcher);
+    // Stored only if the file downloaded is the one the key describes (not changed in between).
+    if (cache && key && expected && sameVersion(expected, validators)) await cache.write(key, peaks).catch(() => undefined);
+    return { ...peaks, fromCache: false };
+  }
+
   return {
-    async get() {
-      throw new ApiError({ kind: 'server', message: 'Waveform peaks are not available yet.' });
+    async get(sid) {
+      try {
+        const location = await options.locate(sid).catch((err: unknown) => {
+          if (err instanceof ApiError) throw err;
+          throw new ApiError({ kind: 'server', message: 'The interaction could not be loaded, so its waveform cannot be drawn. Try again.' });
+        });
+        const problem = location ? recordingUrlProblem(location.recordingUrl) : 'This interaction has no recording.';
+        if (!location || problem || location.recordingUrl === null) {
+          throw new ApiError({ kind: 'not_found', message: problem ?? 'This interaction has no recording.' });
+        }
+        const playable = { ...location, recordingUrl: location.recordingUrl };
+        const runKey = `${location.baseUrl}\n${location.recordingUrl}`;
+        let run = running.get(runKey);
+        if (!run) {
+          run = compute(playable).finally(() => running.delete(runKey));
+          running.set(runKey, run);
+        }
+        return await run;
+      } catch (err) {
+        if (err instanceof ApiError) throw err;
+        // Anything else is a defect here or in a decoder; it must not reach the renderer raw.
+        throw new ApiError({ kind: 'invalid_response', message: UNDECODABLE_MESSAGE });
+      }
     },
   };
+}
+
+/** The body as chunks; each chunk restarts the stall timer. Read errors become 'timeout' or 'network'. */
+async function* readBody(body: ReadableStream<Uint8Array>, stall: StallTimer): AsyncGenerator<Uint8Array> {
+  const reader = body.getReader();
+  try {
+    while (true) {
+      let result: ReadableStreamReadResult<Uint8Array>;
+      try {
+        result = await reader.read();
+      } catch {
+        throw stall.timedOut ? timeoutError() : networkError();
+      }
+      if (result.done) return;
+      stall.progress();
+      yield result.value;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+}
+
+function validatorsFrom(response: Response): RecordingValidators {
+  return {
+    etag: response.headers.get('etag'),
+    lastModified: response.headers.get('last-modified'),
+    contentLength: response.headers.get('content-length'),
+  };
+}
+
+/** False when a validator present in both differs (the recording changed between HEAD and GET). */
+function sameVersion(a: RecordingValidators, b: RecordingValidators): boolean {
+  return (['etag', 'lastModified', 'contentLength'] as const).every((k) => a[k] === null || b[k] === null || a[k] === b[k]);
+}
+
+/** Throws the ApiError for an error status (redirects included); returns for statuses it leaves to the caller. */
+function throwForStatus(response: Response, keyAttached: boolean): void {
+  const status = response.status;
+  if (status >= 300 && status < 400) {
+    throw new ApiError({
+      kind: 'server',
+      status,
+      message: keyAttached
+        ? 'The recording server redirected; Voice Review does not follow redirects with the API key, so the waveform cannot be drawn.'
+        : `The recording server redirected (HTTP ${status}) without saying where.`,
+    });
+  }
+  if (status === 401 || status === 403) {
+    throw new ApiError({
+      kind: 'unauthorized',
+      status,
+      message: keyAttached
+        ? `The server refused the API key for the recording (HTTP ${status}). Enter the key again.`
+        : `The recording server refused access (HTTP ${status}); its link may have expired. Reload the interaction.`,
+    });
+  }
+  if (status === 404 || status === 410) {
+    throw new ApiError({ kind: 'not_found', status, message: `The recording file is not on the server (HTTP ${status}).` });
+  }
+  if (status >= 500) {
+    throw new ApiError({ kind: 'server', status, message: `The recording server failed (HTTP ${status}) while sending the recording. Try again later.` });
+  }
+}
+
+function timeoutError(): ApiError {
+  return new ApiError({ kind: 'timeout', message: 'The recording server did not answer in time, so the waveform cannot be drawn. Try again.' });
+}
+
+function networkError(): ApiError {
+  return new ApiError({ kind: 'network', message: 'The recording server could not be reached, so the waveform cannot be drawn. Check the connection and try again.' });
 }

@@ -1,0 +1,191 @@
+/**
+ * Reduces decoded PCM to min/max peaks as it arrives (issue 5 "Peaks off the renderer"), so no
+ * more than the current chunk of PCM is ever held: the accumulator keeps one min and one max per
+ * fine bucket of 10 ms per channel, and {@link PeakAccumulator.finish} downsamples those to the
+ * peaks the waveform draws.
+ */
+import type { RecordingPeaks } from '../../shared/contract';
+
+/** Peaks without the `fromCache` flag: what a computation (or a cache file) yields. */
+export type ComputedPeaks = Omit<RecordingPeaks, 'fromCache'>;
+
+/** Fine buckets per second of audio (each holds the min and max of 10 ms of samples). */
+export const FINE_BUCKETS_PER_SECOND = 100;
+
+/** Peaks per channel for a recording of up to {@link LONG_CALL_SECONDS}. */
+export const BASE_PEAK_COUNT = 8_000;
+
+/** Peaks per second of audio beyond {@link LONG_CALL_SECONDS} (so long calls keep detail). */
+export const LONG_CALL_PEAKS_PER_SECOND = 4;
+
+/** Duration from which {@link LONG_CALL_PEAKS_PER_SECOND} gives more than {@link BASE_PEAK_COUNT}: 2,000 s, about 33 minutes. */
+export const LONG_CALL_SECONDS = BASE_PEAK_COUNT / LONG_CALL_PEAKS_PER_SECOND;
+
+/**
+ * Most fine buckets kept per channel. Past it, neighbouring buckets are merged in pairs and the
+ * bucket doubles in length, so memory stays bounded (2 x 4 bytes x 2^20 = 8 MiB per channel) for
+ * recordings of any length: 2^20 buckets of 10 ms are 2.9 hours.
+ */
+const MAX_FINE_BUCKETS = 1 << 20;
+
+/**
+ * How many peaks per channel a recording of `durationSeconds` gets: 8,000, or 4 per second for
+ * calls longer than about 33 minutes (a 40-minute call gets 9,600, an hour 14,400), never more
+ * than the fine buckets available (a 30-second call gets 3,000: one per 10 ms).
+ */
+export function peakCountFor(durationSeconds: number, fineBuckets: number): number {
+  const wanted = Math.max(BASE_PEAK_COUNT, Math.ceil(durationSeconds * LONG_CALL_PEAKS_PER_SECOND));
+  return Math.max(0, Math.min(wanted, fineBuckets));
+}
+
+/** Rounds an amplitude to 4 decimals (1e-4 is below a pixel at any waveform height) and clamps it to [-1, 1]. */
+export function roundAmplitude(value: number): number {
+  const clamped = value > 1 ? 1 : value < -1 ? -1 : value;
+  const rounded = Math.round(clamped * 10_000) / 10_000;
+  return rounded === 0 ? 0 : rounded; // no -0 in the JSON
+}
+
+/** One channel's fine buckets, in arrays that grow by doubling. */
+class ChannelBuckets {
+  min = new Float32Array(1024);
+  max = new Float32Array(1024);
+
+  ensure(capacity: number): void {
+    if (capacity <= this.min.length) return;
+    let size = this.min.length;
+    while (size < capacity) size *= 2;
+    const min = new Float32Array(size);
+    const max = new Float32Array(size);
+    min.set(this.min);
+    max.set(this.max);
+    this.min = min;
+    this.max = max;
+  }
+}
+
+/**
+ * Streaming min/max reducer for one recording. Feed it every decoded chunk with {@link add}
+ * (planar Float32 PCM in [-1, 1], one array per channel), then call {@link finish}.
+ */
+export class PeakAccumulator {
+  readonly channelCount: number;
+  readonly sampleRate: number;
+  /** Samples per fine bucket (doubles when the recording outgrows {@link MAX_FINE_BUCKETS}). */
+  private bucketSamples: number;
+  private readonly buckets: ChannelBuckets[];
+  /** Complete fine buckets so far. */
+  private bucketCount = 0;
+  /** Samples already in the bucket being filled (index `bucketCount`). */
+  private filled = 0;
+  private readonly openMin: Float64Array;
+  private readonly openMax: Float64Array;
+  /** Samples per channel received so far. */
+  private totalSamples = 0;
+
+  /**
+   * @param channelCount channels to keep (1 or more); extra channels given to {@link add} are ignored.
+   * @param sampleRate in Hz, as the decoder reports it.
+   */
+  constructor(channelCount: number, sampleRate: number) {
+    this.channelCount = Math.max(1, Math.floor(channelCount));
+    this.sampleRate = sampleRate;
+    this.bucketSamples = Math.max(1, Math.round(sampleRate / FINE_BUCKETS_PER_SECOND));
+    this.buckets = Array.from({ length: this.channelCount }, () => new ChannelBuckets());
+    this.openMin = new Float64Array(this.channelCount).fill(Infinity);
+    this.openMax = new Float64Array(this.channelCount).fill(-Infinity);
+  }
+
+  /** Samples per channel received so far. */
+  get samples(): number {
+    return this.totalSamples;
+  }
+
+  /**
+   * Adds `samples` samples of each channel. A channel missing from `channelData` repeats the
+   * last one given (a decoder that turns stereo into mono mid-stream still fills both lanes).
+   */
+  add(channelData: readonly Float32Array[], samples: number): void {
+    if (samples <= 0 || channelData.length === 0) return;
+    let offset = 0;
+    while (offset < samples) {
+      const take = Math.min(samples - offset, this.bucketSamples - this.filled);
+      for (let c = 0; c < this.channelCount; c++) {
+        const data = channelData[Math.min(c, channelData.length - 1)]!;
+        let lo = this.openMin[c]!;
+        let hi = this.openMax[c]!;
+        const end = offset + take;
+        for (let i = offset; i < end; i++) {
+          const v = data[i]!;
+          if (v < lo) lo = v;
+          if (v > hi) hi = v;
+        }
+        this.openMin[c] = lo;
+        this.openMax[c] = hi;
+      }
+      offset += take;
+      this.filled += take;
+      if (this.filled === this.bucketSamples) this.closeBucket();
+    }
+    this.totalSamples += samples;
+  }
+
+  /**
+   * The peaks: `length` = {@link peakCountFor} the duration, each peak the min/max of an equal
+   * share of the fine buckets (slice edges fall on fine-bucket edges, at most 10 ms off for
+   * recordings under 2.9 hours). Duration is exact: samples received / sample rate.
+   */
+  finish(): ComputedPeaks {
+    if (this.filled > 0) this.closeBucket();
+    const fine = this.bucketCount;
+    const durationSeconds = this.sampleRate > 0 ? this.totalSamples / this.sampleRate : 0;
+    const length = peakCountFor(durationSeconds, fine);
+    const channels = this.buckets.map((channel) => {
+      const min = new Array<number>(length);
+      const max = new Array<number>(length);
+      for (let i = 0; i < length; i++) {
+        const from = Math.floor((i * fine) / length);
+        const to = Math.max(from + 1, Math.floor(((i + 1) * fine) / length));
+        let lo = Infinity;
+        let hi = -Infinity;
+        for (let j = from; j < to; j++) {
+          const a = channel.min[j]!;
+          const b = channel.max[j]!;
+          if (a < lo) lo = a;
+          if (b > hi) hi = b;
+        }
+        min[i] = roundAmplitude(lo);
+        max[i] = roundAmplitude(hi);
+      }
+      return { min, max };
+    });
+    return { durationSeconds, sampleRate: this.sampleRate, length, channels };
+  }
+
+  private closeBucket(): void {
+    const index = this.bucketCount;
+    for (let c = 0; c < this.channelCount; c++) {
+      const channel = this.buckets[c]!;
+      channel.ensure(index + 1);
+      channel.min[index] = this.openMin[c]!;
+      channel.max[index] = this.openMax[c]!;
+      this.openMin[c] = Infinity;
+      this.openMax[c] = -Infinity;
+    }
+    this.bucketCount++;
+    this.filled = 0;
+    if (this.bucketCount === MAX_FINE_BUCKETS) this.mergePairs();
+  }
+
+  /** Halves the resolution: bucket k becomes buckets 2k and 2k+1 merged. */
+  private mergePairs(): void {
+    const half = Math.floor(this.bucketCount / 2);
+    for (const channel of this.buckets) {
+      for (let k = 0; k < half; k++) {
+        channel.min[k] = Math.min(channel.min[2 * k]!, channel.min[2 * k + 1]!);
+        channel.max[k] = Math.max(channel.max[2 * k]!, channel.max[2 * k + 1]!);
+      }
+    }
+    this.bucketCount = half;
+    this.bucketSamples *= 2;
+  }
+}
