@@ -8,11 +8,21 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { SessionInfo } from '../../electron/shared/contract';
 import Root from '../../renderer/src/Root.svelte';
-import { deferred, demoSession, fail, installFakeApi, noWorkspace, ok, type Replies } from './fake-api';
+import {
+  deferred,
+  demoSession,
+  fail,
+  installFakeApi,
+  noWorkspace,
+  ok,
+  STAGING,
+  twoWorkspacesSession,
+  type Replies,
+} from './fake-api';
 
 /** Renders the app on the Connect screen and waits for it. */
-async function openConnect(replies: Replies = {}) {
-  const fake = installFakeApi({ getSession: ok(noWorkspace()), ...replies });
+async function openConnect(replies: Replies = {}, session: SessionInfo = noWorkspace()) {
+  const fake = installFakeApi({ getSession: ok(session), ...replies });
   const user = userEvent.setup();
   render(Root);
   await screen.findByRole('heading', { name: 'Connect a workspace' });
@@ -150,5 +160,63 @@ describe('Connect screen: demo workspace', () => {
     await user.click(within(alert).getByRole('button', { name: 'Retry' }));
     expect(await screen.findByText('Demo after retry')).toBeInTheDocument();
     expect(fake.calls.openDemo).toHaveLength(2);
+  });
+});
+
+describe('Connect screen: saved workspaces and key storage', () => {
+  it('offers the saved workspaces when none is active, and opens one', async () => {
+    const { fake, user } = await openConnect({ switchWorkspace: ok(twoWorkspacesSession(STAGING.id)) }, twoWorkspacesSession(null));
+    const saved = screen.getByRole('region', { name: 'Saved workspaces' });
+    expect(saved).toHaveTextContent('https://api.example.com/v1');
+    expect(saved).toHaveTextContent('https://staging.example.com/v1');
+
+    await user.click(within(saved).getByRole('button', { name: 'Open Staging' }));
+
+    expect(fake.calls.switchWorkspace).toEqual([[STAGING.id]]);
+    expect(await screen.findByRole('textbox', { name: 'Interaction SID' })).toBeInTheDocument();
+    expect(within(screen.getByLabelText('Current workspace')).getByText('Staging')).toBeInTheDocument();
+  });
+
+  it('shows no saved-workspace list on first start', async () => {
+    await openConnect();
+    expect(screen.queryByRole('region', { name: 'Saved workspaces' })).not.toBeInTheDocument();
+  });
+
+  it('says up front when the keychain cannot store keys, with a way to the key storage settings', async () => {
+    const session: SessionInfo = {
+      ...noWorkspace(),
+      secretStorage: {
+        backend: 'keychain',
+        description: 'System keychain (Secret Service)',
+        keychainProblem: { problem: 'unavailable', message: 'No Secret Service is running. Install gnome-keyring or KWallet, then restart Voice Review.' },
+        safeStorage: { available: true, weak: false, backendName: 'gnome_libsecret' },
+      },
+    };
+    const { user } = await openConnect({}, session);
+    const note = screen.getByRole('note', { name: 'Key storage problem' });
+    expect(note).toHaveTextContent('No system keychain is available');
+    expect(note).toHaveTextContent('Install gnome-keyring or KWallet');
+
+    await user.click(within(note).getByRole('button', { name: 'Key storage settings' }));
+    expect(screen.getByRole('heading', { name: 'Settings' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Store keys in an encrypted file instead (Electron safeStorage)' })).toBeInTheDocument();
+  });
+});
+
+describe('Start-up failure', () => {
+  it('says Voice Review could not start, asks main once, and Retry asks again', async () => {
+    const fake = installFakeApi({ getSession: fail({ kind: 'server', message: 'settings.json is not valid JSON. Fix or delete it, then retry.' }) });
+    const user = userEvent.setup();
+    render(Root);
+
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Voice Review could not start');
+    expect(alert).toHaveTextContent('settings.json is not valid JSON');
+    expect(fake.calls.getSession).toHaveLength(1);
+
+    fake.reply('getSession', ok(noWorkspace()));
+    await user.click(within(alert).getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('heading', { name: 'Connect a workspace' })).toBeInTheDocument();
+    expect(fake.calls.getSession).toHaveLength(2);
   });
 });

@@ -7,9 +7,16 @@
  * test did not configure answers with a `server` error naming it, so an unexpected call shows
  * up on screen and in `calls` instead of hanging.
  */
-import { API_METHODS, type ApiMethod, type IpcResult, type SessionInfo, type VoiceReviewApi } from '../../electron/shared/contract';
+import {
+  API_METHODS,
+  type ApiMethod,
+  type IpcResult,
+  type SessionInfo,
+  type VoiceReviewApi,
+  type WorkspaceInfo,
+} from '../../electron/shared/contract';
 import type { RawApi } from '../../electron/shared/bridge';
-import type { Interaction } from '../../electron/shared/domain';
+import type { Interaction, Phone } from '../../electron/shared/domain';
 import type { ApiErrorData } from '../../electron/shared/errors';
 import { resetApi } from '../../renderer/src/lib/api';
 
@@ -96,7 +103,36 @@ export function installFakeApi(replies: Replies = {}): FakeApi {
   };
   window.api = fake.raw;
   resetApi();
+  installDialogPolyfill();
   return fake;
+}
+
+/**
+ * jsdom has `<dialog>` but not `showModal`/`close`. This stand-in does what the app relies on:
+ * `showModal` opens it (the `open` attribute, so it becomes visible to role queries), `close`
+ * closes it and fires `close`, and Escape inside an open dialog fires a cancelable `cancel` and
+ * closes unless the handler prevented it, as Chromium does.
+ */
+export function installDialogPolyfill(): void {
+  const proto = HTMLDialogElement.prototype as HTMLDialogElement & { __voiceReviewPolyfill?: boolean };
+  if (proto.__voiceReviewPolyfill) return;
+  proto.__voiceReviewPolyfill = true;
+  proto.showModal = function showModal(this: HTMLDialogElement) {
+    this.setAttribute('open', '');
+  };
+  proto.show = proto.showModal;
+  proto.close = function close(this: HTMLDialogElement) {
+    if (!this.hasAttribute('open')) return;
+    this.removeAttribute('open');
+    this.dispatchEvent(new Event('close'));
+  };
+  document.addEventListener('keydown', (event) => {
+    if (event.key !== 'Escape') return;
+    const dialog = (event.target as Element | null)?.closest?.('dialog[open]') as HTMLDialogElement | null;
+    if (!dialog) return;
+    const cancel = new Event('cancel', { cancelable: true });
+    if (dialog.dispatchEvent(cancel)) dialog.close();
+  });
 }
 
 /** Session fields every session carries; each builder starts from these. */
@@ -123,6 +159,29 @@ export function demoSession(
 ): SessionInfo {
   const workspace = { id: 'ws-demo', name, baseUrl: 'http://127.0.0.1:4010/v1', isDemo: true };
   return { ...sessionDefaults(), workspace, workspaces: [workspace], demoInteractions };
+}
+
+/** A saved workspace (not the demo one unless `isDemo`). */
+export function workspace(id: string, name: string, baseUrl = `https://${id}.example.com/v1`, isDemo = false): WorkspaceInfo {
+  return { id, name, baseUrl, isDemo };
+}
+
+/** "Production" (https://api.example.com/v1) and "Staging" (https://staging.example.com/v1). */
+export const PRODUCTION = workspace('ws-prod', 'Production', 'https://api.example.com/v1');
+export const STAGING = workspace('ws-staging', 'Staging', 'https://staging.example.com/v1');
+
+/**
+ * A session with two saved workspaces, Production and Staging; `activeId` picks the active one
+ * (Production by default, null for none).
+ */
+export function twoWorkspacesSession(activeId: string | null = PRODUCTION.id, overrides: Partial<SessionInfo> = {}): SessionInfo {
+  const workspaces = [PRODUCTION, STAGING];
+  return { ...sessionDefaults(), workspaces, workspace: workspaces.find((w) => w.id === activeId) ?? null, ...overrides };
+}
+
+/** A phone with the given name and E.164 number; other fields empty. */
+export function phone(name: string, number: string): Phone {
+  return { sid: null, name, number, sipTrunk: null, createdAt: null, updatedAt: null, inboundAgentId: null, outboundAgentId: null };
 }
 
 /**

@@ -1,0 +1,138 @@
+/**
+ * Workspace management on the renderer's side (issue 4 "Workspaces"): how a new session replaces
+ * the old one in the svelte-query cache, and the wording of connection tests, key storage and the
+ * request-timeout setting. The calls themselves go through `api()` from components (mutations need
+ * a component context); this module holds what they share.
+ */
+import type { QueryClient } from '@tanstack/svelte-query';
+import type {
+  ConnectionTestResult,
+  KeychainProblem,
+  SecretStorageStatus,
+  SessionInfo,
+  WorkspaceInfo,
+} from '../../../electron/shared/contract';
+import { keys } from './queries';
+
+/** Prefix of every workspace's cached data (see lib/queries.ts `keys`). */
+const WORKSPACE_DATA = ['workspace'] as const;
+
+/**
+ * Shows a session that belongs to another workspace, or to a new connection (switch, add, open
+ * demo, disconnect): every workspace's cached data is dropped first, then the new session is
+ * stored, so no account's data is ever shown under another workspace's name (issue 4 "Switching
+ * workspace clears the previous workspace's cached data"). Both happen in the same tick, before
+ * Svelte renders again.
+ */
+export function showSessionOfAnotherWorkspace(client: QueryClient, info: SessionInfo): void {
+  client.removeQueries({ queryKey: WORKSPACE_DATA });
+  client.setQueryData(keys.session, info);
+}
+
+/**
+ * Shows a session that keeps the same workspace (rename, new key, preferences, key storage,
+ * removal of another workspace). If the active workspace changed anyway, it behaves as
+ * {@link showSessionOfAnotherWorkspace}; data of workspaces no longer saved is dropped.
+ */
+export function showSession(client: QueryClient, info: SessionInfo): void {
+  const previous = client.getQueryData<SessionInfo>(keys.session);
+  if ((previous?.workspace?.id ?? null) !== (info.workspace?.id ?? null)) {
+    showSessionOfAnotherWorkspace(client, info);
+    return;
+  }
+  const saved = new Set(info.workspaces.map((w) => w.id));
+  for (const w of previous?.workspaces ?? []) {
+    if (!saved.has(w.id)) client.removeQueries({ queryKey: keys.workspace(w.id) });
+  }
+  client.setQueryData(keys.session, info);
+}
+
+/**
+ * After a workspace's key was replaced (issue 4 "401: offer to re-enter it"): stores the new
+ * session and marks that workspace's data stale so the views showing it load again with the new
+ * key. Nothing is removed from the cache.
+ */
+export function showSessionAfterKeyChange(client: QueryClient, workspaceId: string, info: SessionInfo): void {
+  showSession(client, info);
+  void client.invalidateQueries({ queryKey: keys.workspace(workspaceId) });
+}
+
+/** Where a workspace points, for people: the base URL, or what the demo workspace is. */
+export function workspaceAddress(workspace: WorkspaceInfo): string {
+  return workspace.isDemo ? 'Built-in demo service on this computer' : workspace.baseUrl;
+}
+
+/** Name of a saved workspace by id, or null when it is not saved (any more). */
+export function workspaceName(session: SessionInfo, id: string): string | null {
+  return session.workspaces.find((w) => w.id === id)?.name ?? session.workspace?.name ?? null;
+}
+
+/** Short label of a failed connection test's problem (contract `ConnectionTestResult.problem`). */
+const TEST_PROBLEM_LABEL: Record<NonNullable<ConnectionTestResult['problem']>, string> = {
+  key_rejected: 'Key rejected',
+  not_v1: 'Not a v1 endpoint',
+  unreachable: 'Unreachable',
+  tls: 'TLS error',
+  timeout: 'No answer in time',
+  server: 'Server error',
+  keychain: 'Key could not be read',
+};
+
+/**
+ * A connection test's result in words: `headline` ("Connected in 120 ms", "Key rejected") and
+ * `detail` (main's sentence saying what to do; empty when it adds nothing). Milliseconds are
+ * rounded to whole milliseconds.
+ */
+export function describeConnectionTest(result: ConnectionTestResult): { headline: string; detail: string } {
+  if (result.ok) {
+    const headline = result.elapsedMs === undefined ? 'Connected' : `Connected in ${Math.round(result.elapsedMs)} ms`;
+    return { headline, detail: result.message === headline ? '' : result.message };
+  }
+  const headline = result.problem ? TEST_PROBLEM_LABEL[result.problem] : 'Connection failed';
+  return { headline, detail: result.message };
+}
+
+/** Heading for a keychain problem (the message from main says what to do). */
+export function keychainProblemTitle(problem: KeychainProblem): string {
+  switch (problem) {
+    case 'locked':
+      return 'The system keychain is locked';
+    case 'unavailable':
+      return 'No system keychain is available';
+    case 'not_loaded':
+      return 'The keychain module could not be loaded';
+  }
+}
+
+/** Where a key is deleted to when a workspace is removed, as a phrase ("from the system keychain"). */
+export function keyStoragePlace(storage: SecretStorageStatus): string {
+  return storage.backend === 'safe_storage' ? 'from the encrypted key file' : 'from the system keychain';
+}
+
+/** Allowed request timeout, in seconds (contract `Preferences.requestTimeoutSeconds`). */
+export const TIMEOUT_SECONDS = { min: 3, max: 120, default: 15 } as const;
+
+/**
+ * Reads the request-timeout field (text as typed, in seconds).
+ * @returns the whole number of seconds, or a message saying what to enter instead
+ */
+export function parseTimeoutSeconds(text: string): { ok: true; seconds: number } | { ok: false; message: string } {
+  const trimmed = text.trim();
+  const range = `from ${TIMEOUT_SECONDS.min} to ${TIMEOUT_SECONDS.max}`;
+  if (trimmed === '') return { ok: false, message: `Enter a number of seconds ${range}.` };
+  const seconds = Number(trimmed);
+  if (!Number.isFinite(seconds)) return { ok: false, message: `“${trimmed}” is not a number. Enter seconds ${range}.` };
+  if (!Number.isInteger(seconds)) return { ok: false, message: `Use whole seconds ${range}.` };
+  if (seconds < TIMEOUT_SECONDS.min || seconds > TIMEOUT_SECONDS.max) {
+    return { ok: false, message: `The timeout must be ${range} seconds; ${seconds} is out of range.` };
+  }
+  return { ok: true, seconds };
+}
+
+/** Checks a workspace name as main does (1 to 200 characters after trimming); null when fine. */
+export function workspaceNameProblem(name: string): string | null {
+  const trimmed = name.trim();
+  if (trimmed === '') return 'Enter a name, e.g. Production or Staging.';
+  if (trimmed.length > 200) return 'Use at most 200 characters.';
+  return null;
+}
