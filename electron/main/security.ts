@@ -25,9 +25,9 @@ export const CONTENT_SECURITY_POLICY = [
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data:",
   "font-src 'self'",
-  // blob: while wavesurfer.js plays a fetched recording from an object URL (issue 5 may remove it).
-  "media-src 'self' vr-recording: blob:",
-  "connect-src 'self' vr-recording:",
+  // Recordings stream through an <audio> element on the recording protocol; nothing fetches them.
+  "media-src 'self' vr-recording:",
+  "connect-src 'self'",
   "base-uri 'none'",
   "form-action 'none'",
   "frame-ancestors 'none'",

@@ -27,8 +27,9 @@ describe('content security policy', () => {
     const d = directives(CONTENT_SECURITY_POLICY);
     expect(d.get('default-src')).toEqual(["'none'"]);
     expect(d.get('script-src')).toEqual(["'self'"]);
-    expect(d.get('connect-src')).toEqual(["'self'", 'vr-recording:']);
-    expect(d.get('media-src')).toContain('vr-recording:');
+    // The renderer never fetches recordings (the <audio> element streams them), and never plays blobs.
+    expect(d.get('connect-src')).toEqual(["'self'"]);
+    expect(d.get('media-src')).toEqual(["'self'", 'vr-recording:']);
     expect(d.get('object-src')).toEqual(["'none'"]);
     for (const values of d.values()) {
       expect(values).not.toContain("'unsafe-eval'");

@@ -2,27 +2,38 @@
  * The Interaction view, as the app shows it in a connected demo workspace (Root -> App ->
  * InteractionView), over a fake `window.api`.
  *
- * wavesurfer.js needs canvas and media decoding, which jsdom does not have, so it is replaced by
- * a small fake that the test drives (emits 'ready', 'timeupdate'). Every other part is real.
- * Tests that do not exercise the player use interactions without a recording.
+ * wavesurfer.js needs canvas, which jsdom does not have, so it is replaced by a small fake that
+ * records what it was given and reports 'ready'. jsdom's <audio> cannot load or play: the tests
+ * stand in for Chromium by firing its events (test/renderer/fake-media.ts). Every other part is
+ * real. Tests that do not exercise the player use interactions without a recording.
  */
 import '@testing-library/svelte/vitest';
 import { render, screen, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { DemoInteractionSummary } from '../../electron/shared/contract';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { DemoInteractionSummary, RecordingPeaks } from '../../electron/shared/contract';
 import type { Interaction } from '../../electron/shared/domain';
 import Root from '../../renderer/src/Root.svelte';
 import { deferred, demoSession, fail, installFakeApi, interaction, ok, type Replies } from './fake-api';
+import { advanceTo, failMedia, installFakeLayout, installFakeMedia, loadMetadata, mediaElement } from './fake-media';
 
 const fakeWaveSurfer = vi.hoisted(() => {
   type Listener = (...args: unknown[]) => void;
+  /** What the player gives wavesurfer.js: it must never be a URL to fetch. */
+  interface Options {
+    url?: string;
+    media?: HTMLMediaElement;
+    peaks?: Array<Float32Array | number[]>;
+    duration?: number;
+    splitChannels?: unknown[];
+  }
   class FakeWaveSurfer {
     readonly listeners = new Map<string, Listener[]>();
-    readonly setTime = vi.fn<(seconds: number) => void>();
-    readonly play = vi.fn(async () => {});
     destroyed = false;
-    constructor(readonly options: { url?: string }) {}
+    constructor(readonly options: Options) {
+      // Like wavesurfer.js given peaks and a duration: drawn on the next microtask, no fetch.
+      queueMicrotask(() => this.emit('ready', options.duration));
+    }
     on(event: string, listener: Listener) {
       this.listeners.set(event, [...(this.listeners.get(event) ?? []), listener]);
       return () => {};
@@ -30,11 +41,7 @@ const fakeWaveSurfer = vi.hoisted(() => {
     emit(event: string, ...args: unknown[]) {
       for (const listener of this.listeners.get(event) ?? []) listener(...args);
     }
-    setPlaybackRate() {}
-    playPause = vi.fn(async () => {});
-    getCurrentTime() {
-      return 0;
-    }
+    setTime() {}
     destroy() {
       this.destroyed = true;
     }
@@ -42,7 +49,7 @@ const fakeWaveSurfer = vi.hoisted(() => {
   const instances: FakeWaveSurfer[] = [];
   return {
     instances,
-    create: (options: { url?: string }) => {
+    create: (options: Options) => {
       const ws = new FakeWaveSurfer(options);
       instances.push(ws);
       return ws;
@@ -52,11 +59,13 @@ const fakeWaveSurfer = vi.hoisted(() => {
 
 vi.mock('wavesurfer.js', () => ({ default: { create: fakeWaveSurfer.create } }));
 
-// jsdom has no layout, so no scrollIntoView; the transcript calls it to keep the current row in view.
-const scrollIntoView = vi.fn();
+let media: ReturnType<typeof installFakeMedia>;
 beforeEach(() => {
-  scrollIntoView.mockClear();
-  Element.prototype.scrollIntoView = scrollIntoView;
+  media = installFakeMedia();
+  installFakeLayout();
+});
+afterEach(() => {
+  vi.restoreAllMocks();
 });
 
 const SID = 'interaction_1b4e28ba-2fa1-11d2-883f-0016d3cca427';
@@ -274,42 +283,163 @@ describe('Interaction view: demo calls', () => {
 });
 
 describe('Interaction view: with a recording', () => {
-  it('waits for the recording, then plays from a transcript row and follows playback', async () => {
-    const call = interaction({
-      sid: SID,
-      direction: 'inbound',
-      durationSeconds: 42,
-      log: [
-        { index: 0, role: 'agent', message: 'Hello, Sample Clinic.', offsetSeconds: 1 },
-        { index: 1, role: 'user', message: 'Hi, I would like to cancel.', offsetSeconds: 12.5 },
-      ],
-      recording: { available: true, src: `vr-recording://ws-demo/${SID}` },
-    });
-    const { user } = await openWorkspace({ getInteraction: ok(call) });
+  const RECORDING_URL = `vr-recording://ws-demo/${SID}`;
+  const call = interaction({
+    sid: SID,
+    direction: 'inbound',
+    durationSeconds: 42,
+    log: [
+      { index: 0, role: 'agent', message: 'Hello, Sample Clinic.', offsetSeconds: 1 },
+      { index: 1, role: 'user', message: 'Hi, I would like to cancel.', offsetSeconds: 12.5 },
+      { index: 2, role: 'agent', message: 'Of course. Which appointment?', offsetSeconds: 20 },
+    ],
+    recording: { available: true, src: RECORDING_URL },
+  });
+
+  /** Mono peaks as main computes them: `length` min/max pairs over `durationSeconds`. */
+  function monoPeaks(durationSeconds = 42.25, length = 8): RecordingPeaks {
+    const max = Array.from({ length }, (_, i) => (i % 4) / 4);
+    return { durationSeconds, sampleRate: 8000, length, channels: [{ min: max.map((v) => -v / 2), max }], fromCache: false };
+  }
+
+  async function openCall(replies: Replies) {
+    const opened = await openWorkspace({ getInteraction: ok(call), ...replies });
     const before = fakeWaveSurfer.instances.length;
-    await lookUp(user, SID);
-
+    await lookUp(opened.user, SID);
     const recording = await screen.findByRole('region', { name: 'Recording' });
-    expect(within(recording).getByRole('status')).toHaveTextContent('Loading the recording…');
+    return { ...opened, recording, newWaveSurfers: () => fakeWaveSurfer.instances.slice(before) };
+  }
+
+  it('plays before the waveform is drawn, then draws it from the peaks without fetching the recording', async () => {
+    const peaks = deferred<RecordingPeaks>();
+    const { fake, user, recording, newWaveSurfers } = await openCall({ getPeaks: peaks });
+
+    // The recording streams from its URL through the media element.
+    const audio = mediaElement();
+    expect(audio).toHaveAttribute('src', RECORDING_URL);
     expect(within(recording).getByRole('button', { name: 'Play' })).toBeDisabled();
-    const ws = fakeWaveSurfer.instances.at(-1);
-    expect(fakeWaveSurfer.instances.length).toBe(before + 1);
-    expect(ws?.options.url).toBe(`vr-recording://ws-demo/${SID}`);
+    expect(within(recording).getByText('Drawing waveform…')).toBeInTheDocument();
+    // The first bytes of audio go first: peaks are asked for once the media element can play.
+    expect(fake.calls.getPeaks).toEqual([]);
 
-    ws?.emit('ready', 42);
+    // The first bytes are in: playable at once, while the peaks are being computed.
+    loadMetadata(audio, 42.3);
+    await vi.waitFor(() => expect(fake.calls.getPeaks).toEqual([[SID]]));
+    const play = await within(recording).findByRole('button', { name: 'Play' });
+    await vi.waitFor(() => expect(play).toBeEnabled());
+    await user.click(play);
+    expect(media.play).toHaveBeenCalledTimes(1);
+    expect(await within(recording).findByRole('button', { name: 'Pause' })).toBeEnabled();
+    advanceTo(audio, 3);
+    await vi.waitFor(() => expect(within(recording).getByRole('slider')).toHaveAttribute('aria-valuetext', '0:03 of 0:42'));
+    expect(within(recording).getByText('Drawing waveform…')).toBeInTheDocument();
+    expect(newWaveSurfers()).toHaveLength(0);
 
-    expect(await within(recording).findByRole('button', { name: 'Play' })).toBeEnabled();
-    expect(within(recording).queryByRole('status')).not.toBeInTheDocument();
+    peaks.resolve(monoPeaks());
+
+    await vi.waitFor(() => expect(within(recording).queryByText('Drawing waveform…')).not.toBeInTheDocument());
+    const [ws] = newWaveSurfers();
+    expect(ws?.options.media).toBe(audio);
+    expect(ws?.options.url).toBeUndefined();
+    expect(ws?.options.duration).toBe(42.25);
+    expect(ws?.options.peaks?.map((p) => Array.from(p))).toEqual([
+      [0, 0.25, 0.5, 0.75, 0, 0.25, 0.5, 0.75],
+      [0, 0.125, 0.25, 0.375, 0, 0.125, 0.25, 0.375],
+    ]);
+    expect(ws?.options.splitChannels).toBeUndefined();
+    // Playing went on throughout; the exact decoded duration is shown.
+    expect(media.pause).not.toHaveBeenCalled();
+    expect(within(recording).getByRole('button', { name: 'Pause' })).toBeEnabled();
+    expect(within(recording).getByRole('slider')).toHaveAttribute('aria-valuetext', '0:03 of 0:42');
+  });
+
+  it('says when the format has no waveform, and still plays', async () => {
+    const { user, recording, newWaveSurfers } = await openCall({
+      getPeaks: fail({ kind: 'invalid_response', message: 'The recording could not be decoded.' }),
+    });
+    loadMetadata(mediaElement(), 42);
+
+    expect(await within(recording).findByText("No waveform for this recording's format; playback works.")).toBeInTheDocument();
+    expect(within(recording).queryByText('Drawing waveform…')).not.toBeInTheDocument();
+    expect(within(recording).queryByRole('button', { name: /Retry/ })).not.toBeInTheDocument();
+    expect(within(recording).queryByRole('alert')).not.toBeInTheDocument();
+
+    await user.click(within(recording).getByRole('button', { name: 'Play' }));
+    expect(media.play).toHaveBeenCalledTimes(1);
+    expect(await within(recording).findByRole('button', { name: 'Pause' })).toBeInTheDocument();
+    expect(newWaveSurfers()).toHaveLength(0);
+  });
+
+  it('offers to retry the waveform alone when the peaks failed for another reason', async () => {
+    const { fake, user, recording, newWaveSurfers } = await openCall({
+      getPeaks: fail({ kind: 'network', message: 'The recording server could not be reached.' }),
+    });
+    const audio = mediaElement();
+    loadMetadata(audio, 42);
+
+    const retry = await within(recording).findByRole('button', { name: 'Retry waveform' });
+    expect(within(recording).getByText(/The waveform could not be drawn\. The recording server could not be reached\./)).toBeInTheDocument();
+    expect(within(recording).getByRole('button', { name: 'Play' })).toBeEnabled();
+
+    fake.reply('getPeaks', ok(monoPeaks()));
+    await user.click(retry);
+
+    await vi.waitFor(() => expect(newWaveSurfers()).toHaveLength(1));
+    await vi.waitFor(() => expect(within(recording).queryByRole('button', { name: 'Retry waveform' })).not.toBeInTheDocument());
+    expect(fake.calls.getPeaks).toEqual([[SID], [SID]]);
+    // The media element was not reloaded: playback state is untouched by a waveform retry.
+    expect(media.load).not.toHaveBeenCalled();
+    expect(mediaElement()).toBe(audio);
+  });
+
+  it('shows an error with a Retry that reloads the recording when it cannot be played', async () => {
+    const { user, recording } = await openCall({ getPeaks: ok(monoPeaks()) });
+    failMedia(mediaElement());
+
+    const alert = await within(recording).findByRole('alert');
+    expect(alert).toHaveTextContent('The recording could not be loaded or played.');
+    expect(within(recording).getByRole('button', { name: 'Play' })).toBeDisabled();
+    expect(within(recording).queryByText('Drawing waveform…')).not.toBeInTheDocument();
+
+    await user.click(within(alert).getByRole('button', { name: 'Retry' }));
+    expect(media.load).toHaveBeenCalledTimes(1);
+    expect(within(recording).queryByRole('alert')).not.toBeInTheDocument();
+    loadMetadata(mediaElement(), 42);
+    await vi.waitFor(() => expect(within(recording).getByRole('button', { name: 'Play' })).toBeEnabled());
+  });
+
+  it('plays from a clicked transcript entry and the highlight follows the audio', async () => {
+    const { user, recording } = await openCall({ getPeaks: deferred<RecordingPeaks>() });
+    const audio = mediaElement();
+    loadMetadata(audio, 42);
+    await vi.waitFor(() => expect(within(recording).getByRole('button', { name: 'Play' })).toBeEnabled());
 
     const transcript = screen.getByRole('region', { name: /Transcript/ });
     await user.click(within(transcript).getByRole('button', { name: /Hi, I would like to cancel\./ }));
-    expect(ws?.setTime).toHaveBeenCalledWith(12.5);
-    expect(ws?.play).toHaveBeenCalled();
+    expect(audio.currentTime).toBe(12.5);
+    expect(media.play).toHaveBeenCalledTimes(1);
+    const current = () => within(transcript).getAllByRole('listitem').filter((row) => row.getAttribute('aria-current') === 'true');
+    await vi.waitFor(() => expect(current().map((row) => row.getAttribute('aria-posinset'))).toEqual(['2']));
 
-    ws?.emit('timeupdate', 13);
-    const rows = within(transcript).getAllByRole('listitem');
-    await vi.waitFor(() => expect(rows[1]).toHaveAttribute('aria-current', 'true'));
-    expect(rows[0]).not.toHaveAttribute('aria-current');
-    expect(scrollIntoView.mock.contexts.at(-1)).toBe(rows[1]);
+    advanceTo(audio, 21);
+    await vi.waitFor(() => expect(current().map((row) => row.getAttribute('aria-posinset'))).toEqual(['3']));
+    expect(current()[0]).toHaveTextContent('Of course. Which appointment?');
+  });
+
+  it('moves playback with the arrow keys on the position slider', async () => {
+    const { user, recording } = await openCall({ getPeaks: ok(monoPeaks()) });
+    const audio = mediaElement();
+    loadMetadata(audio, 42);
+    const slider = within(recording).getByRole('slider', { name: /Playback position/ });
+    await vi.waitFor(() => expect(within(recording).getByRole('button', { name: 'Play' })).toBeEnabled());
+
+    slider.focus();
+    await user.keyboard('{ArrowRight}{ArrowRight}');
+    expect(audio.currentTime).toBe(10);
+    expect(slider).toHaveAttribute('aria-valuenow', '10');
+    await user.keyboard('{Shift>}{ArrowLeft}{/Shift}');
+    expect(audio.currentTime).toBe(0);
+    await user.keyboard(' ');
+    expect(media.play).toHaveBeenCalledTimes(1);
   });
 });

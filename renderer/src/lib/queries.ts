@@ -12,6 +12,7 @@ export const keys = {
   session: ['session'] as const,
   workspace: (id: string) => ['workspace', id] as const,
   interaction: (workspaceId: string, sid: string) => ['workspace', workspaceId, 'interaction', sid] as const,
+  peaks: (workspaceId: string, sid: string) => ['workspace', workspaceId, 'peaks', sid] as const,
   phones: (workspaceId: string) => ['workspace', workspaceId, 'phones'] as const,
   phone: (workspaceId: string, number: string) => ['workspace', workspaceId, 'phone', number] as const,
   sipTrunks: (workspaceId: string) => ['workspace', workspaceId, 'sip-trunks'] as const,
@@ -31,6 +32,21 @@ export function interactionQuery(workspaceId: string, sid: string | null) {
     queryKey: keys.interaction(workspaceId, sid ?? ''),
     queryFn: () => api().getInteraction(sid ?? ''),
     enabled: sid !== null,
+  };
+}
+
+/**
+ * Peaks and exact duration of an interaction's recording, computed in main (issue 5 "Peaks off
+ * the renderer"). A recording does not change under a SID, so the answer never goes stale; main
+ * keeps its own disk cache. Disabled until a SID with a playable recording is chosen. Errors are
+ * not retried automatically (the app's default): the player offers its own Retry.
+ */
+export function peaksQuery(workspaceId: string, sid: string | null, enabled = true) {
+  return {
+    queryKey: keys.peaks(workspaceId, sid ?? ''),
+    queryFn: () => api().getPeaks(sid ?? ''),
+    enabled: enabled && sid !== null,
+    staleTime: Infinity,
   };
 }
 

@@ -1,0 +1,45 @@
+/**
+ * Turns the peaks main computes (issue 5 "Peaks off the renderer") into what wavesurfer.js 8
+ * draws, so wavesurfer never fetches or decodes the recording itself.
+ */
+import type { RecordingPeaks } from '../../../electron/shared/contract';
+
+/** How the waveform box draws a recording: one combined waveform, or one lane per channel. */
+export interface WaveformLayout {
+  /**
+   * Arrays for wavesurfer's `peaks` option, values in [0, 1] (amplitudes), `peaks.length` slices
+   * each. Mono: `[max, |min|]`, which wavesurfer draws as the top and bottom half of one
+   * waveform, so an asymmetric signal looks as it is. Stereo: one array per channel (the larger
+   * of |min| and |max|), drawn mirrored in its own lane with `splitChannels`.
+   */
+  channelData: Float32Array[];
+  /** Lanes to draw: 1 for mono, 2 for stereo (further channels are not drawn). */
+  lanes: number;
+}
+
+/**
+ * Builds the {@link WaveformLayout} for `peaks`.
+ * @param peaks peaks per channel as main sends them (min/max in [-1, 1], equal length per channel)
+ */
+export function waveformLayout(peaks: RecordingPeaks): WaveformLayout {
+  const channels = peaks.channels;
+  if (channels.length >= 2) {
+    const lanes = channels.slice(0, 2).map((c) => {
+      const out = new Float32Array(c.max.length);
+      for (let i = 0; i < out.length; i += 1) out[i] = Math.max(Math.abs(c.max[i] ?? 0), Math.abs(c.min[i] ?? 0));
+      return out;
+    });
+    return { channelData: lanes, lanes: 2 };
+  }
+  const only = channels[0] ?? { min: [], max: [] };
+  const top = Float32Array.from(only.max, (v) => Math.abs(v));
+  const bottom = Float32Array.from(only.min, (v) => Math.abs(v));
+  return { channelData: [top, bottom], lanes: 1 };
+}
+
+/**
+ * Labels of the lanes of a stereo recording, left then right. The API does not say which
+ * channel carries the caller and which the agent (spec 2 only gives a `recording_url`), so the
+ * lanes are named by channel rather than by party.
+ */
+export const STEREO_LANE_LABELS = ['Channel 1 (left)', 'Channel 2 (right)'] as const;

@@ -1,0 +1,136 @@
+/**
+ * Issue 5 "Done when", end to end: a 40-minute recording with a 5,000-entry transcript plays at
+ * once, seeks to minute 35 and plays from there, and the highlighted transcript entry follows.
+ *
+ * The built renderer runs in Debian's Chromium with `window.api` routed to the real handler table
+ * (test/e2e/harness.ts), connected to a voice-agent service on loopback that serves a generated
+ * 40-minute MP3 (8 kHz mono, 32 kbit/s, about 9.6 MB) and its transcript
+ * (test/fixtures/long-call.ts). The recording reaches the page through the project's own
+ * recording protocol handler, with Range requests.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateRecording, startLongCallServer, type LongCallServer, type WireLogEntry } from '../fixtures/long-call';
+import { ensureBuilt } from './build';
+import { ARTIFACTS_DIR, showInteraction, startHarness, type Harness } from './harness';
+import { activeEntry, clickEntry, mediaTimeSeconds, transcriptSize, waveformDrawn } from './review-helpers';
+
+/** Length of the call, seconds (40 minutes). */
+const CALL_SECONDS = 40 * 60;
+/** Where the test seeks to, seconds (minute 35). */
+const SEEK_SECONDS = 35 * 60;
+const ENTRIES = 5000;
+
+let h: Harness;
+let server: LongCallServer;
+let sid: string;
+let log: WireLogEntry[];
+/** Every request the page made for the recording: how (resource type) and which bytes (Range). */
+const recordingRequests: Array<{ type: string; range: string | null }> = [];
+
+beforeAll(async () => {
+  ensureBuilt();
+  const file = await generateRecording({ seconds: CALL_SECONDS, format: 'mp3' });
+  server = await startLongCallServer({ recordings: [{ seconds: CALL_SECONDS, file, entries: ENTRIES }] });
+  sid = server.interactions[0]!.sid;
+  log = server.interactions[0]!.entries;
+
+  h = await startHarness();
+  h.page.on('request', (request) => {
+    if (new URL(request.url()).pathname.startsWith('/recording/')) {
+      recordingRequests.push({ type: request.resourceType(), range: request.headers()['range'] ?? null });
+    }
+  });
+  const connected = await h.handlers.connect([{ name: 'Long calls', baseUrl: server.baseUrl, apiKey: server.apiKey }]);
+  if (!connected.ok) throw new Error(`Could not connect to the long-call service: ${JSON.stringify(connected.error)}`);
+  await h.page.reload();
+  await h.page.getByLabel('Interaction SID').waitFor();
+});
+
+afterAll(async () => {
+  await h?.close();
+  await server?.close();
+});
+
+describe('a 40-minute call', () => {
+  it('plays at once, before the waveform is needed', async () => {
+    const shownAt = Date.now();
+    await showInteraction(h.page, sid);
+    const playableMs = Date.now() - shownAt;
+
+    const size = await transcriptSize(h.page);
+    expect(size.setSize).toBe(ENTRIES);
+    expect(size.drawnRows).toBeLessThan(100); // a window of the 5,000, not all of them
+
+    const pressedAt = Date.now();
+    await h.page.getByRole('button', { name: 'Play' }).click();
+    await h.page.waitForFunction(() => (document.querySelector('audio')?.currentTime ?? 0) > 0, undefined, { timeout: 5_000 });
+    const firstAudioMs = Date.now() - pressedAt;
+    console.info(`40-minute MP3: playable ${playableMs} ms after "Show call", first audio ${firstAudioMs} ms after "Play".`);
+    // "At once": well under the seconds a full download and decode would take.
+    expect(firstAudioMs).toBeLessThan(1_500);
+    expect(await h.page.getByRole('alert').count()).toBe(0);
+  });
+
+  it('draws the 40-minute waveform from peaks computed in main while the audio plays', async () => {
+    await h.page.waitForFunction(() => !document.body.innerText.includes('Drawing waveform'), undefined, { timeout: 30_000 });
+    expect(await h.page.getByText(/waveform could not be drawn|No waveform/).count()).toBe(0);
+    await expect(waveformDrawn(h.page)).resolves.toBe(true);
+    // It kept playing meanwhile.
+    await expect(h.page.getByRole('button', { name: 'Pause' }).isVisible()).resolves.toBe(true);
+    // The page never fetched the file itself: only its media element asked, by byte range.
+    expect(recordingRequests.length).toBeGreaterThan(0);
+    for (const request of recordingRequests) {
+      expect(request.type).toBe('media');
+      expect(request.range).toMatch(/^bytes=\d+-/);
+    }
+  });
+
+  it('seeks to minute 35 from the transcript, plays on from there, and the highlight follows', async () => {
+    const target = log.findIndex((entry) => entry.timestamp >= SEEK_SECONDS);
+    expect(target).toBeGreaterThan(0);
+    await clickEntry(h.page, target);
+
+    // Playback moved to the entry and goes on from there: past 35:00 and still advancing.
+    await h.page.waitForFunction((seconds) => (document.querySelector('audio')?.currentTime ?? 0) > seconds + 1, SEEK_SECONDS, {
+      timeout: 15_000,
+    });
+    const time = await mediaTimeSeconds(h.page);
+    expect(time).toBeGreaterThan(SEEK_SECONDS + 1);
+    expect(time).toBeLessThan(log[target]!.timestamp + 15);
+
+    // The highlighted entry is the one being spoken, in view.
+    const first = await activeEntry(h.page);
+    expect(first.index).toBeGreaterThanOrEqual(target);
+    expect(log[first.index]!.timestamp).toBeLessThanOrEqual((await mediaTimeSeconds(h.page)) + 0.01);
+    expect(first.text).toContain(log[first.index]!.message);
+    expect(first.inView).toBe(true);
+
+    // Entries are about half a second apart: the highlight moves on with the audio, and the list
+    // keeps it in view (it glides there, so wait for it to arrive).
+    await h.page.waitForFunction(
+      (before) => {
+        const row = document.querySelector('section[aria-labelledby="transcript-title"] li[aria-current="true"]');
+        const area = row?.closest('ol')?.parentElement;
+        if (!row || !area) return false;
+        const box = row.getBoundingClientRect();
+        const view = area.getBoundingClientRect();
+        return Number(row.getAttribute('aria-posinset')) - 1 >= before + 3 && box.top >= view.top - 1 && box.bottom <= view.bottom + 1;
+      },
+      first.index,
+      { timeout: 15_000 },
+    );
+    const later = await activeEntry(h.page);
+    expect(log[later.index]!.timestamp).toBeLessThanOrEqual((await mediaTimeSeconds(h.page)) + 0.01);
+    expect(await h.page.getByRole('slider', { name: /Playback position/ }).getAttribute('aria-valuetext')).toMatch(/^35:\d\d of 40:0\d$/);
+
+    mkdirSync(ARTIFACTS_DIR, { recursive: true });
+    await h.page.screenshot({ path: join(ARTIFACTS_DIR, 'long-call.png') });
+    await h.page.getByRole('button', { name: 'Pause' }).click();
+  });
+
+  it('logged no errors in the page', () => {
+    expect(h.pageErrors).toEqual([]);
+  });
+});
