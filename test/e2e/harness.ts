@@ -192,22 +192,6 @@ async function serve(
   res.end(body);
 }
 
-/** State of the transcript as the user sees it. */
-export interface TranscriptState {
-  /** Index (row position) of the highlighted entry, -1 when none. */
-  activeRow: number;
-  activeText: string | null;
-}
-
-/** Reads which transcript row is highlighted (aria-current). */
-export async function transcriptState(page: Page): Promise<TranscriptState> {
-  return page.evaluate(() => {
-    const rows = Array.from(document.querySelectorAll('section[aria-labelledby="transcript-title"] li'));
-    const activeRow = rows.findIndex((r) => r.getAttribute('aria-current') === 'true');
-    return { activeRow, activeText: activeRow >= 0 ? (rows[activeRow]?.textContent ?? null) : null };
-  });
-}
-
 /** Playback time in seconds, read from the player's slider (what a screen reader announces). */
 export async function playerTimeSeconds(page: Page): Promise<number> {
   const value = await page.getByRole('slider', { name: /Playback position/ }).getAttribute('aria-valuenow');
