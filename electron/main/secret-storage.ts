@@ -16,11 +16,12 @@
  * collection". keytar's findCredentials is never called (it segfaults on a locked keyring).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
+import { readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { KeychainProblem, SecretBackend, SecretStorageStatus } from '../shared/contract';
 import { ApiError } from '../shared/errors';
+import { writePrivateFile } from './private-file';
 import { checkAccount, checkSecret, classifyKeychainError, type SecretStore } from './keychain';
 
 /** The part of Electron's `safeStorage` this module uses (injected so tests run under Node). */
@@ -114,25 +115,6 @@ function isErrnoCode(error: unknown, code: string): boolean {
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-/** Writes `text` to `path` atomically (temp file in the same folder, then rename), mode 0600. */
-async function writeFileAtomic(dir: string, path: string, text: string): Promise<void> {
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  const tempPath = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    const file = await open(tempPath, 'wx', 0o600);
-    try {
-      await file.writeFile(text, 'utf8');
-      await file.sync();
-    } finally {
-      await file.close();
-    }
-    await rename(tempPath, path);
-  } catch (error) {
-    await unlink(tempPath).catch(() => undefined);
-    throw error;
-  }
 }
 
 /** Name of safeStorage's backend: Linux reports it; elsewhere it is the platform's own service. */
@@ -246,7 +228,7 @@ export function createKeyStorage(options: KeyStorageOptions): KeyStorage {
   }
 
   async function saveChoice(next: Choice): Promise<void> {
-    await writeFileAtomic(dir, choicePath, `${JSON.stringify(next, null, 2)}\n`);
+    await writePrivateFile(choicePath, `${JSON.stringify(next, null, 2)}\n`);
     choice = next;
   }
 
@@ -398,7 +380,7 @@ export function createKeyStorage(options: KeyStorageOptions): KeyStorage {
 
   async function writeSecrets(entries: Map<string, Entry>): Promise<void> {
     const file = { version: 1, secrets: Object.fromEntries(entries) };
-    await writeFileAtomic(dir, secretsPath, `${JSON.stringify(file, null, 2)}\n`);
+    await writePrivateFile(secretsPath, `${JSON.stringify(file, null, 2)}\n`);
   }
 
   async function fileGet(active: Choice, account: string): Promise<string | null> {

@@ -7,11 +7,11 @@
  * fallback (secret-storage.ts), and {@link createSettingsStore}'s save() writes only the fields
  * declared here, so a key that rides along on an object is dropped, not written.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
+import { readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { Preferences } from '../shared/contract';
+import { writePrivateFile } from './private-file';
 
 /** One workspace the user added. Its API key is in the keychain under account `id`. */
 export interface StoredWorkspace {
@@ -158,21 +158,7 @@ export function createSettingsStore(dir: string): SettingsStore {
         throw new Error(`Refusing to save settings of the wrong shape: ${z.prettifyError(parsed.error)}`);
       }
       const text = `${JSON.stringify(normalize(parsed.data), null, 2)}\n`;
-      await mkdir(dir, { recursive: true, mode: 0o700 });
-      const tempPath = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-      try {
-        const file = await open(tempPath, 'wx', 0o600);
-        try {
-          await file.writeFile(text, 'utf8');
-          await file.sync();
-        } finally {
-          await file.close();
-        }
-        await rename(tempPath, path);
-      } catch (error) {
-        await unlink(tempPath).catch(() => undefined);
-        throw error;
-      }
+      await writePrivateFile(path, text);
     },
   };
 }

@@ -7,10 +7,10 @@
  * the window opens centred at the default size. Plain Node: the displays and the window are
  * passed in, so tests need no Electron.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { writePrivateFile } from './private-file';
 
 /** A rectangle in screen coordinates (DIP, as Electron's `Rectangle`). */
 export interface Rect {
@@ -138,21 +138,7 @@ export function createWindowStateStore(dir: string): WindowStateStore {
     },
     async save(state) {
       const parsed = stateSchema.parse(state);
-      await mkdir(dir, { recursive: true, mode: 0o700 });
-      const tempPath = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-      try {
-        const file = await open(tempPath, 'wx', 0o600);
-        try {
-          await file.writeFile(`${JSON.stringify(parsed)}\n`, 'utf8');
-          await file.sync();
-        } finally {
-          await file.close();
-        }
-        await rename(tempPath, path);
-      } catch (error) {
-        await unlink(tempPath).catch(() => undefined);
-        throw error;
-      }
+      await writePrivateFile(path, `${JSON.stringify(parsed)}\n`);
     },
   };
 }
