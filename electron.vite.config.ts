@@ -6,7 +6,15 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 // preload must be a single file, which it is: it imports only `electron` and electron/shared.
 export default defineConfig({
   main: {
-    build: { rollupOptions: { input: { index: resolve(__dirname, 'electron/main/index.ts') } } },
+    build: {
+      rollupOptions: {
+        input: {
+          index: resolve(__dirname, 'electron/main/index.ts'),
+          // Decodes recordings to peaks in a worker thread (electron/main/peaks/worker.ts).
+          'peaks-worker': resolve(__dirname, 'electron/main/peaks/worker.ts'),
+        },
+      },
+    },
   },
   preload: {
     build: { rollupOptions: { input: { index: resolve(__dirname, 'electron/preload/index.ts') } } },

@@ -14,6 +14,7 @@ import { createHandlers } from './handlers';
 import { createKeytarStore } from './keychain';
 import { configureMainLog, registerIpcSecrets, registerSecret, registeringSecrets } from './log';
 import { createPeaksService } from './peaks/service';
+import { createWorkerDecoder } from './peaks/worker-decoder';
 import { createRecordingHandler, RECORDING_SCHEME, recordingPath } from './recording-protocol';
 import { createKeyStorage } from './secret-storage';
 import {
@@ -86,7 +87,11 @@ async function start(): Promise<void> {
     },
   });
   const locate = (sid: string) => session.locateRecording(sid);
-  const peaks = createPeaksService({ locate, cacheDir: join(userDataDir, 'peaks-cache') });
+  const peaks = createPeaksService({
+    locate,
+    cacheDir: join(userDataDir, 'peaks-cache'),
+    decode: createWorkerDecoder(join(__dirname, 'peaks-worker.js')),
+  });
   const handlers = createHandlers({
     session,
     peaks,

@@ -32,6 +32,7 @@ import { startDemoServer } from '../../electron/main/demo/server';
 import { createHandlers, type HandlerTable } from '../../electron/main/handlers';
 import { createMemoryStore } from '../../electron/main/keychain';
 import { createPeaksService } from '../../electron/main/peaks/service';
+import { createWorkerDecoder } from '../../electron/main/peaks/worker-decoder';
 import { createRecordingHandler, recordingPath } from '../../electron/main/recording-protocol';
 import { createSession, type Session } from '../../electron/main/session';
 import { createSettingsStore } from '../../electron/main/settings';
@@ -428,7 +429,8 @@ async function startLink(link: LinkName, files: { oneMinute: string; fortyMinute
   const newHandlers = (): HandlerTable => {
     const cacheDir = mkdtempSync(join(os.tmpdir(), 'voice-review-bench-peaks-'));
     cacheDirs.push(cacheDir);
-    const peaks = createPeaksService({ locate, cacheDir });
+    // Decoding in the built worker thread, as Electron's main does (electron/main/index.ts).
+    const peaks = createPeaksService({ locate, cacheDir, decode: createWorkerDecoder(join(OUT_DIR, 'main', 'peaks-worker.js')) });
     return createHandlers({ session, peaks, recordingSrc: (sid) => `${origin}${recordingPath(sid)}` });
   };
   let handlers = newHandlers();

@@ -16,6 +16,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { API_METHODS, type ApiMethod } from '../../electron/shared/contract';
 import { startDemoServer } from '../../electron/main/demo/server';
 import { createPeaksService } from '../../electron/main/peaks/service';
+import { createWorkerDecoder } from '../../electron/main/peaks/worker-decoder';
 import { createHandlers, type HandlerTable } from '../../electron/main/handlers';
 import { createMemoryStore, type SecretStore } from '../../electron/main/keychain';
 import { createRecordingHandler, recordingPath } from '../../electron/main/recording-protocol';
@@ -29,6 +30,8 @@ export const ROOT = resolve(__dirname, '../..');
 export const OUT_DIR = resolve(ROOT, process.env.VR_OUT_DIR ?? 'out');
 /** Built renderer served by the harness. */
 export const RENDERER_DIR = join(OUT_DIR, 'renderer');
+/** Built peaks worker (electron/main/peaks/worker.ts), used as Electron uses it. */
+export const PEAKS_WORKER = join(OUT_DIR, 'main', 'peaks-worker.js');
 /** Git-ignored folder for screenshots. */
 export const ARTIFACTS_DIR = join(ROOT, 'test-artifacts');
 
@@ -94,7 +97,12 @@ export async function startHarness(options: { viewport?: { width: number; height
   });
 
   let origin = '';
-  const peaks = createPeaksService({ locate: (sid) => session.locateRecording(sid), cacheDir: null });
+  // Decoding runs in the built worker, as in Electron (ensureBuilt/npm run build made it).
+  const peaks = createPeaksService({
+    locate: (sid) => session.locateRecording(sid),
+    cacheDir: null,
+    decode: createWorkerDecoder(PEAKS_WORKER),
+  });
   const handlers = createHandlers({ session, peaks, recordingSrc: (sid) => `${origin}${recordingPath(sid)}` });
   const recording = createRecordingHandler({ locate: (sid) => session.locateRecording(sid) });
 

@@ -314,21 +314,21 @@ describe('Interaction view: with a recording', () => {
     const peaks = deferred<RecordingPeaks>();
     const { fake, user, recording, newWaveSurfers } = await openCall({ getPeaks: peaks });
 
-    // The recording streams from its URL through the media element.
+    // The recording streams from its URL through the media element; peaks are asked for at once
+    // (main computes them), and nothing waits for them.
     const audio = mediaElement();
     expect(audio).toHaveAttribute('src', RECORDING_URL);
-    expect(within(recording).getByRole('button', { name: 'Play' })).toBeDisabled();
     expect(within(recording).getByText('Drawing waveform…')).toBeInTheDocument();
-    // The first bytes of audio go first: peaks are asked for once the media element can play.
-    expect(fake.calls.getPeaks).toEqual([]);
-
-    // The first bytes are in: playable at once, while the peaks are being computed.
-    loadMetadata(audio, 42.3);
     await vi.waitFor(() => expect(fake.calls.getPeaks).toEqual([[SID]]));
-    const play = await within(recording).findByRole('button', { name: 'Play' });
-    await vi.waitFor(() => expect(play).toBeEnabled());
+
+    // Play can be pressed before the first bytes are in: playback starts when the element can play.
+    const play = within(recording).getByRole('button', { name: 'Play' });
+    expect(play).toBeEnabled();
+    expect(within(recording).getByText('Loading the recording…')).toBeInTheDocument();
     await user.click(play);
     expect(media.play).toHaveBeenCalledTimes(1);
+    loadMetadata(audio, 42.3);
+    await vi.waitFor(() => expect(within(recording).queryByText('Loading the recording…')).not.toBeInTheDocument());
     expect(await within(recording).findByRole('button', { name: 'Pause' })).toBeEnabled();
     advanceTo(audio, 3);
     await vi.waitFor(() => expect(within(recording).getByRole('slider')).toHaveAttribute('aria-valuetext', '0:03 of 0:42'));

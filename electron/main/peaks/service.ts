@@ -19,6 +19,7 @@ import { ApiError } from '../../shared/errors';
 import { isSameOrigin, recordingUrlProblem, type RecordingLocation } from '../recording-protocol';
 import { cacheKey, createPeaksCache, type PeaksCache, type RecordingValidators } from './cache';
 import { decodeToPeaks, UNDECODABLE_MESSAGE } from './decode';
+import type { PeaksDecoder } from './worker-decoder';
 import type { ComputedPeaks } from './reduce';
 
 /** Computes (or reads from the disk cache) the peaks of an interaction's recording. */
@@ -50,6 +51,11 @@ export interface PeaksServiceOptions {
    * the download also fails with 'timeout' when no byte arrives for this long.
    */
   timeoutMs?: number;
+  /**
+   * Decodes the downloaded bytes to peaks. Default: in this thread (decodeToPeaks, yielding
+   * between slices); Electron passes {@link createWorkerDecoder} so decoding runs in a worker.
+   */
+  decode?: PeaksDecoder;
 }
 
 /** One HTTP exchange with the recording server, with the protocol's key and redirect rules. */
@@ -99,6 +105,7 @@ function stallTimer(timeoutMs: number): StallTimer {
 export function createPeaksService(options: PeaksServiceOptions): PeaksService {
   const doFetch = options.fetch ?? fetch;
   const timeoutMs = options.timeoutMs ?? 15_000;
+  const decode: PeaksDecoder = options.decode ?? ((chunks) => decodeToPeaks(chunks));
   const cache: PeaksCache | null = options.cacheDir === null ? null : createPeaksCache(options.cacheDir, options.cacheMaxBytes);
   /** Running computations by workspace base URL + recording URL. */
   const running = new Map<string, Promise<RecordingPeaks>>();
@@ -165,7 +172,7 @@ export function createPeaksService(options: PeaksServiceOptions): PeaksService {
       }
       const body = response.body;
       if (!body) throw new ApiError({ kind: 'invalid_response', message: UNDECODABLE_MESSAGE });
-      const peaks = await decodeToPeaks(readBody(body, stall));
+      const peaks = await decode(readBody(body, stall));
       return { peaks, validators: validatorsFrom(response) };
     } finally {
       stall.done();

@@ -1,0 +1,75 @@
+/**
+ * Runs {@link decodeToPeaks} in a worker thread (worker.ts, built to `out/main/peaks-worker.js`)
+ * so decoding never blocks main's event loop. Main keeps the download (and the API key); the
+ * worker only sees audio bytes.
+ */
+import { Worker } from 'node:worker_threads';
+import type { ApiErrorData } from '../../shared/errors';
+import { ApiError } from '../../shared/errors';
+import { UNDECODABLE_MESSAGE } from './decode';
+import type { ComputedPeaks } from './reduce';
+
+/** A decoder: recording bytes in order → peaks and exact duration (see decodeToPeaks). */
+export type PeaksDecoder = (chunks: AsyncIterable<Uint8Array>) => Promise<ComputedPeaks>;
+
+/** Messages main sends to the worker. */
+export type WorkerRequest = { type: 'chunk'; data: Uint8Array } | { type: 'end' };
+/** Messages the worker sends back. */
+export type WorkerResponse =
+  | { type: 'ack' }
+  | { type: 'done'; peaks: ComputedPeaks }
+  | { type: 'error'; error: ApiErrorData };
+
+/** Options of {@link createWorkerDecoder}. */
+export interface WorkerDecoderOptions {
+  /** Chunks sent but not yet consumed by the worker before main stops reading (default 8). */
+  maxChunksInFlight?: number;
+}
+
+/**
+ * A {@link PeaksDecoder} that starts one worker thread per recording from `scriptPath` (the built
+ * worker). Chunks are transferred (not copied) with at most `maxChunksInFlight` waiting, so the
+ * recording is never held whole.
+ * @throws the error of `chunks` itself (a failed download) unchanged; ApiError kind
+ *   'invalid_response' when the audio cannot be decoded or the worker dies.
+ */
+export function createWorkerDecoder(scriptPath: string, options: WorkerDecoderOptions = {}): PeaksDecoder {
+  const maxInFlight = options.maxChunksInFlight ?? 8;
+  return async (chunks) => {
+    const worker = new Worker(scriptPath);
+    let inFlight = 0;
+    let wakeSender: (() => void) | null = null;
+    const result = new Promise<ComputedPeaks>((resolve, reject) => {
+      worker.on('message', (message: WorkerResponse) => {
+        if (message.type === 'ack') {
+          inFlight -= 1;
+          wakeSender?.();
+          wakeSender = null;
+        } else if (message.type === 'done') resolve(message.peaks);
+        else reject(new ApiError(message.error));
+      });
+      worker.on('error', () => reject(new ApiError({ kind: 'invalid_response', message: UNDECODABLE_MESSAGE })));
+      worker.on('exit', () => reject(new ApiError({ kind: 'invalid_response', message: UNDECODABLE_MESSAGE })));
+    });
+    // The worker may fail early (unknown format): stop sending then.
+    let failed = false;
+    result.catch(() => {
+      failed = true;
+      wakeSender?.();
+    });
+    try {
+      for await (const chunk of chunks) {
+        if (failed) break;
+        // Copy into a buffer of its own so transferring it cannot detach memory the stream still uses.
+        const data = chunk.slice();
+        worker.postMessage({ type: 'chunk', data } satisfies WorkerRequest, [data.buffer]);
+        inFlight += 1;
+        while (inFlight >= maxInFlight && !failed) await new Promise<void>((resolve) => (wakeSender = resolve));
+      }
+      if (!failed) worker.postMessage({ type: 'end' } satisfies WorkerRequest);
+      return await result;
+    } finally {
+      await worker.terminate();
+    }
+  };
+}

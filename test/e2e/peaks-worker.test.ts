@@ -1,0 +1,64 @@
+/**
+ * The built peaks worker (out/main/peaks-worker.js, from electron/main/peaks/worker.ts), as
+ * Electron's main runs it: the waveform a user sees must be the same whether the recording is
+ * decoded in the worker or in-process, failures must arrive as the same typed errors, and a
+ * failed download must not be mistaken for an undecodable recording.
+ */
+import { readFileSync, rmSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeToPeaks } from '../../electron/main/peaks/decode';
+import { createWorkerDecoder, type PeaksDecoder } from '../../electron/main/peaks/worker-decoder';
+import { ApiError } from '../../electron/shared/errors';
+import { generateAudioFixtures, type AudioFixtures } from '../main/fixtures/audio-fixtures';
+import { ensureBuilt } from './build';
+import { PEAKS_WORKER } from './harness';
+
+let fixtures: AudioFixtures;
+let inWorker: PeaksDecoder;
+
+/** The file as a stream of 4 KiB chunks, as a download would deliver it. */
+async function* chunksOf(file: string, failAfterBytes?: number): AsyncGenerator<Uint8Array> {
+  const bytes = readFileSync(file);
+  for (let at = 0; at < bytes.length; at += 4096) {
+    if (failAfterBytes !== undefined && at >= failAfterBytes) {
+      throw new ApiError({ kind: 'network', message: 'The recording server could not be reached.' });
+    }
+    yield new Uint8Array(bytes.subarray(at, at + 4096));
+  }
+}
+
+beforeAll(() => {
+  ensureBuilt();
+  fixtures = generateAudioFixtures();
+  inWorker = createWorkerDecoder(PEAKS_WORKER, { maxChunksInFlight: 4 });
+}, 180_000);
+
+afterAll(() => {
+  if (fixtures) rmSync(fixtures.dir, { recursive: true, force: true });
+});
+
+describe('peaks decoded in the worker thread', () => {
+  it('draws the same mono and stereo waveforms as in-process decoding', async () => {
+    const files = [fixtures.wavPcm16Stereo, fixtures.wavMuLaw, fixtures.flacStereo, fixtures.mp3Mono, fixtures.oggOpusMono].filter(
+      (f) => f !== null,
+    );
+    expect(files.length).toBeGreaterThanOrEqual(3);
+    for (const fixture of files) {
+      const [worker, local] = await Promise.all([inWorker(chunksOf(fixture.file)), decodeToPeaks(chunksOf(fixture.file))]);
+      expect(worker.channels).toHaveLength(fixture.channels);
+      expect(worker).toEqual(local);
+      expect(Math.abs(worker.durationSeconds - fixture.seconds)).toBeLessThan(0.05);
+    }
+  });
+
+  it('reports bytes that are not audio as undecodable, with the message the player shows', async () => {
+    async function* garbage(): AsyncGenerator<Uint8Array> {
+      yield new TextEncoder().encode('<html><body>Sign in</body></html>'.repeat(100));
+    }
+    await expect(inWorker(garbage())).rejects.toMatchObject({ kind: 'invalid_response', message: expect.stringMatching(/could not be decoded/) });
+  });
+
+  it('passes a failed download through as that failure, not as an undecodable recording', async () => {
+    await expect(inWorker(chunksOf(fixtures.wavPcm16Stereo.file, 8192))).rejects.toMatchObject({ kind: 'network' });
+  });
+});
