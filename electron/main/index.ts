@@ -14,6 +14,7 @@ import { createHandlers } from './handlers';
 import { createKeytarStore } from './keychain';
 import { configureMainLog, registerIpcSecrets, registerSecret, registeringSecrets } from './log';
 import { createPeaksService } from './peaks/service';
+import { createPlaybackGate } from './peaks/playback-gate';
 import { createWorkerDecoder } from './peaks/worker-decoder';
 import { createRecordingHandler, RECORDING_SCHEME, recordingPath } from './recording-protocol';
 import { createKeyStorage } from './secret-storage';
@@ -87,10 +88,13 @@ async function start(): Promise<void> {
     },
   });
   const locate = (sid: string) => session.locateRecording(sid);
+  // Peaks downloads wait until the player's first Range request is being streamed (or 1 s).
+  const playbackGate = createPlaybackGate();
   const peaks = createPeaksService({
     locate,
     cacheDir: join(userDataDir, 'peaks-cache'),
     decode: createWorkerDecoder(join(__dirname, 'peaks-worker.js')),
+    beforeDownload: (sid) => playbackGate.wait(sid),
   });
   const handlers = createHandlers({
     session,
@@ -105,7 +109,7 @@ async function start(): Promise<void> {
   }
 
   protocol.handle(APP_SCHEME, createAppProtocolHandler({ rootDir: join(__dirname, '../renderer') }));
-  protocol.handle(RECORDING_SCHEME, withAppCors(createRecordingHandler({ locate }), devServerUrl));
+  protocol.handle(RECORDING_SCHEME, withAppCors(createRecordingHandler({ locate, onStreaming: (sid) => playbackGate.opened(sid) }), devServerUrl));
 
   const ses = electronSession.defaultSession;
   ses.setPermissionRequestHandler((_wc, permission, callback, details) => {

@@ -30,6 +30,8 @@ export interface RecordingHandlerOptions {
   fetch?: typeof fetch;
   /** Time allowed for the upstream to start answering, in milliseconds (default 15 000). */
   timeoutMs?: number;
+  /** Called when a GET of interaction `sid`'s recording starts streaming (e.g. a PlaybackGate's `opened`). */
+  onStreaming?: (sid: string) => void;
 }
 
 /**
@@ -135,6 +137,7 @@ export function createRecordingHandler(options: RecordingHandlerOptions): (reque
       const value = upstream.headers.get(name);
       if (value !== null) out.set(name, value);
     }
+    if (request.method === 'GET') options.onStreaming?.(sid);
     return new Response(request.method === 'HEAD' ? null : upstream.body, {
       status: upstream.status,
       headers: out,

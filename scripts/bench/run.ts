@@ -32,6 +32,7 @@ import { startDemoServer } from '../../electron/main/demo/server';
 import { createHandlers, type HandlerTable } from '../../electron/main/handlers';
 import { createMemoryStore } from '../../electron/main/keychain';
 import { createPeaksService } from '../../electron/main/peaks/service';
+import { createPlaybackGate } from '../../electron/main/peaks/playback-gate';
 import { createWorkerDecoder } from '../../electron/main/peaks/worker-decoder';
 import { createRecordingHandler, recordingPath } from '../../electron/main/recording-protocol';
 import { createSession, type Session } from '../../electron/main/session';
@@ -426,18 +427,25 @@ async function startLink(link: LinkName, files: { oneMinute: string; fortyMinute
   let origin = '';
   const locate = (sid: string) => session.locateRecording(sid);
   const cacheDirs: string[] = [];
+  // As electron/main/index.ts: peaks downloads wait for the player's first streamed Range request.
+  const playbackGate = createPlaybackGate();
   const newHandlers = (): HandlerTable => {
     const cacheDir = mkdtempSync(join(os.tmpdir(), 'voice-review-bench-peaks-'));
     cacheDirs.push(cacheDir);
     // Decoding in the built worker thread, as Electron's main does (electron/main/index.ts).
-    const peaks = createPeaksService({ locate, cacheDir, decode: createWorkerDecoder(join(OUT_DIR, 'main', 'peaks-worker.js')) });
+    const peaks = createPeaksService({
+      locate,
+      cacheDir,
+      decode: createWorkerDecoder(join(OUT_DIR, 'main', 'peaks-worker.js')),
+      beforeDownload: (sid) => playbackGate.wait(sid),
+    });
     return createHandlers({ session, peaks, recordingSrc: (sid) => `${origin}${recordingPath(sid)}` });
   };
   let handlers = newHandlers();
   const server = await startBenchServer({
     rendererDir,
     wavesurferFile: join(ROOT, 'node_modules/wavesurfer.js/dist/wavesurfer.esm.js'),
-    recording: createRecordingHandler({ locate }),
+    recording: createRecordingHandler({ locate, onStreaming: (sid) => playbackGate.opened(sid) }),
     handlers: () => handlers,
   });
   origin = server.origin;

@@ -16,6 +16,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { API_METHODS, type ApiMethod } from '../../electron/shared/contract';
 import { startDemoServer } from '../../electron/main/demo/server';
 import { createPeaksService } from '../../electron/main/peaks/service';
+import { createPlaybackGate } from '../../electron/main/peaks/playback-gate';
 import { createWorkerDecoder } from '../../electron/main/peaks/worker-decoder';
 import { createHandlers, type HandlerTable } from '../../electron/main/handlers';
 import { createMemoryStore, type SecretStore } from '../../electron/main/keychain';
@@ -98,13 +99,15 @@ export async function startHarness(options: { viewport?: { width: number; height
 
   let origin = '';
   // Decoding runs in the built worker, as in Electron (ensureBuilt/npm run build made it).
+  const playbackGate = createPlaybackGate();
   const peaks = createPeaksService({
     locate: (sid) => session.locateRecording(sid),
     cacheDir: null,
     decode: createWorkerDecoder(PEAKS_WORKER),
+    beforeDownload: (sid) => playbackGate.wait(sid),
   });
   const handlers = createHandlers({ session, peaks, recordingSrc: (sid) => `${origin}${recordingPath(sid)}` });
-  const recording = createRecordingHandler({ locate: (sid) => session.locateRecording(sid) });
+  const recording = createRecordingHandler({ locate: (sid) => session.locateRecording(sid), onStreaming: (sid) => playbackGate.opened(sid) });
 
   const server = createServer((req, res) => {
     void serve(req, res, recording).catch(() => {

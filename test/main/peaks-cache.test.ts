@@ -5,8 +5,9 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startDemoServer } from '../../electron/main/demo/server';
+import { createPlaybackGate } from '../../electron/main/peaks/playback-gate';
 import { createPeaksService, type PeaksServiceOptions } from '../../electron/main/peaks/service';
 import { generateAudioFixtures, startRecordingHost, type RecordingHost } from './fixtures/audio-fixtures';
 
@@ -55,6 +56,43 @@ function dirBytes(dir: string): number {
 }
 
 describe('disk cache of peaks', () => {
+  it('holds a download back until playback started (PlaybackGate), but answers from the cache at once', async () => {
+    const dir = tempDir();
+    host.files.set(`/r/${SID}`, { bytes: stereo });
+    const gate = createPlaybackGate(60_000);
+    const asked: string[] = [];
+    const gated = service(dir, {
+      beforeDownload: (sid) => {
+        asked.push(sid);
+        return gate.wait(sid);
+      },
+    });
+
+    const first = gated.get(SID);
+    await vi.waitFor(() => expect(asked).toEqual([SID]));
+    // The cache was checked (HEAD), but the recording is not downloaded while the player starts.
+    expect(host.count('HEAD', `/r/${SID}`)).toBe(1);
+    expect(host.count('GET', `/r/${SID}`)).toBe(0);
+    gate.opened(SID);
+    expect((await first).fromCache).toBe(false);
+    expect(host.count('GET', `/r/${SID}`)).toBe(1);
+
+    // A cached waveform never waits for the gate.
+    const cached = await gated.get(SID);
+    expect(cached.fromCache).toBe(true);
+    expect(asked).toEqual([SID]);
+  });
+
+  it('PlaybackGate lets a recording that is never played get its waveform after the longest hold', async () => {
+    const gate = createPlaybackGate(30);
+    const started = performance.now();
+    await gate.wait('interaction_never-played');
+    expect(performance.now() - started).toBeGreaterThanOrEqual(25);
+    gate.opened(SID);
+    // Once opened, waiting is over at once for that recording.
+    await expect(Promise.race([gate.wait(SID).then(() => 'open'), new Promise((r) => setTimeout(() => r('held'), 20))])).resolves.toBe('open');
+  });
+
   it('answers a second view from the cache with the same peaks, without downloading again', async () => {
     const dir = tempDir();
     host.files.set(`/r/${SID}`, { bytes: stereo });

@@ -19,6 +19,7 @@ import { ApiError } from '../../shared/errors';
 import { isSameOrigin, recordingUrlProblem, type RecordingLocation } from '../recording-protocol';
 import { cacheKey, createPeaksCache, type PeaksCache, type RecordingValidators } from './cache';
 import { decodeToPeaks, UNDECODABLE_MESSAGE } from './decode';
+import type { PlaybackGate } from './playback-gate';
 import type { PeaksDecoder } from './worker-decoder';
 import type { ComputedPeaks } from './reduce';
 
@@ -56,6 +57,11 @@ export interface PeaksServiceOptions {
    * between slices); Electron passes {@link createWorkerDecoder} so decoding runs in a worker.
    */
   decode?: PeaksDecoder;
+  /**
+   * Called before a recording is downloaded for peaks (not for a cache hit); the download starts
+   * when it resolves. Electron passes a {@link PlaybackGate}'s `wait`, so playback starts first.
+   */
+  beforeDownload?: (sid: string) => Promise<void>;
 }
 
 /** One HTTP exchange with the recording server, with the protocol's key and redirect rules. */
@@ -109,6 +115,13 @@ export function createPeaksService(options: PeaksServiceOptions): PeaksService {
   const cache: PeaksCache | null = options.cacheDir === null ? null : createPeaksCache(options.cacheDir, options.cacheMaxBytes);
   /** Running computations by workspace base URL + recording URL. */
   const running = new Map<string, Promise<RecordingPeaks>>();
+  /** Cache key each recording URL had when last read or written (the most recent 500 URLs). */
+  const lastKeyByUrl = new Map<string, string>();
+  function rememberKey(recordingUrl: string, key: string): void {
+    lastKeyByUrl.delete(recordingUrl);
+    lastKeyByUrl.set(recordingUrl, key);
+    if (lastKeyByUrl.size > 500) lastKeyByUrl.delete(lastKeyByUrl.keys().next().value as string);
+  }
 
   function fetcherFor(location: RecordingLocation & { recordingUrl: string }): Fetcher {
     const keyAttached = isSameOrigin(location.recordingUrl, location.baseUrl);
@@ -179,19 +192,30 @@ export function createPeaksService(options: PeaksServiceOptions): PeaksService {
     }
   }
 
-  async function compute(location: RecordingLocation & { recordingUrl: string }): Promise<RecordingPeaks> {
+  async function compute(sid: string, location: RecordingLocation & { recordingUrl: string }): Promise<RecordingPeaks> {
     const fetcher = fetcherFor(location);
     let key: string | null = null;
     let expected: RecordingValidators | null = null;
     if (cache) {
+      // The entry this URL had last time is read while the HEAD revalidates it; it is used only if
+      // the HEAD's validators give the same key, so a changed recording is never served.
+      const lastKey = lastKeyByUrl.get(location.recordingUrl);
+      const early = lastKey ? cache.read(lastKey).catch(() => null) : null;
       expected = await validatorsOf(fetcher);
       key = cacheKey(location.recordingUrl, expected);
-      const cached = key ? await cache.read(key).catch(() => null) : null;
-      if (cached) return { ...cached, fromCache: true };
+      const cached = key === null ? null : key === lastKey && early ? await early : await cache.read(key).catch(() => null);
+      if (cached && key) {
+        rememberKey(location.recordingUrl, key);
+        return { ...cached, fromCache: true };
+      }
     }
+    await options.beforeDownload?.(sid);
     const { peaks, validators } = await download(fetcher);
     // Stored only if the file downloaded is the one the key describes (not changed in between).
-    if (cache && key && expected && sameVersion(expected, validators)) await cache.write(key, peaks).catch(() => undefined);
+    if (cache && key && expected && sameVersion(expected, validators)) {
+      await cache.write(key, peaks).catch(() => undefined);
+      rememberKey(location.recordingUrl, key);
+    }
     return { ...peaks, fromCache: false };
   }
 
@@ -210,7 +234,7 @@ export function createPeaksService(options: PeaksServiceOptions): PeaksService {
         const runKey = `${location.baseUrl}\n${location.recordingUrl}`;
         let run = running.get(runKey);
         if (!run) {
-          run = compute(playable).finally(() => running.delete(runKey));
+          run = compute(sid, playable).finally(() => running.delete(runKey));
           running.set(runKey, run);
         }
         return await run;
