@@ -83,13 +83,20 @@ describe('disk cache of peaks', () => {
     expect(asked).toEqual([SID]);
   });
 
-  it('PlaybackGate lets a recording that is never played get its waveform after the longest hold', async () => {
-    const gate = createPlaybackGate(30);
-    const started = performance.now();
-    await gate.wait('interaction_never-played');
+  it('PlaybackGate: a recording never played gets its waveform after the longest hold; a played one after the grace', async () => {
+    let started = performance.now();
+    await createPlaybackGate(30, 50).wait('interaction_never-played');
     expect(performance.now() - started).toBeGreaterThanOrEqual(25);
+
+    const gate = createPlaybackGate(10_000, 50);
+
+    // Opened while a download waits: released after the grace, not at once, so playback starts first.
+    started = performance.now();
+    const waiting = gate.wait(SID);
     gate.opened(SID);
-    // Once opened, waiting is over at once for that recording.
+    await waiting;
+    expect(performance.now() - started).toBeGreaterThanOrEqual(45);
+    // Long after it was opened, there is nothing left to wait for.
     await expect(Promise.race([gate.wait(SID).then(() => 'open'), new Promise((r) => setTimeout(() => r('held'), 20))])).resolves.toBe('open');
   });
 
