@@ -13,10 +13,10 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { extname, join, normalize } from 'node:path';
-import { Readable } from 'node:stream';
 import { API_METHODS, type ApiMethod } from '../../electron/shared/contract';
 import type { HandlerTable } from '../../electron/main/handlers';
 import { CONTENT_SECURITY_POLICY } from '../../electron/main/security';
+import { answerWith } from '../../test/fixtures/http-bridge';
 
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -112,23 +112,7 @@ async function serve(req: IncomingMessage, res: ServerResponse, options: BenchSe
     return;
   }
 
-  if (path.startsWith('/recording/')) {
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(req.headers)) {
-      if (typeof value === 'string') headers.set(name, value);
-    }
-    const response = await options.recording(new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers }));
-    res.writeHead(response.status, Object.fromEntries(response.headers));
-    if (!response.body) {
-      res.end();
-      return;
-    }
-    const body = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream);
-    res.on('close', () => body.destroy());
-    body.on('error', () => res.destroy());
-    body.pipe(res);
-    return;
-  }
+  if (path.startsWith('/recording/')) return answerWith(options.recording, req, res);
 
   if (path === '/bench/bare.html' || path === '/bench/wavesurfer.html') {
     res.writeHead(200, { 'Content-Type': MIME['.html']!, 'Cache-Control': 'no-store' });

@@ -7,13 +7,12 @@
  * Used by the end-to-end tests and by `npm run harness` (harness-cli.ts).
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
-import { extname, join, normalize, resolve } from 'node:path';
-import { Readable } from 'node:stream';
+import { join, resolve } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { API_METHODS, type ApiMethod } from '../../electron/shared/contract';
+import { createAppProtocolHandler } from '../../electron/main/app-protocol';
 import { startDemoServer } from '../../electron/main/demo/server';
 import { createPeaksService } from '../../electron/main/peaks/service';
 import { createPlaybackGate } from '../../electron/main/peaks/playback-gate';
@@ -21,9 +20,9 @@ import { createWorkerDecoder } from '../../electron/main/peaks/worker-decoder';
 import { createHandlers, type HandlerTable } from '../../electron/main/handlers';
 import { createMemoryStore, type SecretStore } from '../../electron/main/keychain';
 import { createRecordingHandler, recordingPath } from '../../electron/main/recording-protocol';
-import { CONTENT_SECURITY_POLICY } from '../../electron/main/security';
 import { createSession, type Session } from '../../electron/main/session';
 import { createSettingsStore } from '../../electron/main/settings';
+import { answerWith } from '../fixtures/http-bridge';
 
 /** Repository root. */
 export const ROOT = resolve(__dirname, '../..');
@@ -68,14 +67,8 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-const MIME: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.woff2': 'font/woff2',
-};
+/** The app's files, served by the same handler as Electron's app:// protocol. */
+const appFiles = createAppProtocolHandler({ rootDir: RENDERER_DIR });
 
 /**
  * Starts the loopback server and Chromium and opens the app. Nothing is connected: the test
@@ -173,34 +166,9 @@ async function serve(
   recording: (request: Request) => Promise<Response>,
 ): Promise<void> {
   const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
-  if (path.startsWith('/recording/')) {
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(req.headers)) {
-      if (typeof value === 'string') headers.set(name, value);
-    }
-    const response = await recording(new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers }));
-    res.writeHead(response.status, Object.fromEntries(response.headers));
-    if (!response.body) {
-      res.end();
-      return;
-    }
-    const body = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream);
-    res.on('close', () => body.destroy());
-    body.on('error', () => res.destroy());
-    body.pipe(res);
-    return;
-  }
-  const file = normalize(join(RENDERER_DIR, path === '/' ? 'index.html' : path));
-  if (!file.startsWith(RENDERER_DIR) || !existsSync(file)) {
-    res.writeHead(404, { 'Content-Type': 'text/plain' });
-    res.end('Not found');
-    return;
-  }
-  const body = await readFile(file);
-  const headers: Record<string, string> = { 'Content-Type': MIME[extname(file)] ?? 'application/octet-stream' };
-  if (extname(file) === '.html') headers['Content-Security-Policy'] = CONTENT_SECURITY_POLICY;
-  res.writeHead(200, headers);
-  res.end(body);
+  if (path.startsWith('/recording/')) return answerWith(recording, req, res);
+  // The app's files through the very handler Electron serves app://voice-review/ with (CSP included).
+  return answerWith(appFiles, req, res, `app://voice-review${path === '/' ? '/index.html' : path}`);
 }
 
 /** Playback time in seconds, read from the player's slider (what a screen reader announces). */
