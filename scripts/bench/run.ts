@@ -427,11 +427,13 @@ async function startLink(link: LinkName, files: { oneMinute: string; fortyMinute
   let origin = '';
   const locate = (sid: string) => session.locateRecording(sid);
   const cacheDirs: string[] = [];
-  // As electron/main/index.ts: peaks downloads wait for the player's first streamed Range request.
-  const playbackGate = createPlaybackGate();
+  // As electron/main/index.ts: peaks downloads wait for the player's first streamed Range request
+  // (a new gate with each handler table, so an earlier path's playback never opens it).
+  let playbackGate = createPlaybackGate();
   const newHandlers = (): HandlerTable => {
     const cacheDir = mkdtempSync(join(os.tmpdir(), 'voice-review-bench-peaks-'));
     cacheDirs.push(cacheDir);
+    playbackGate = createPlaybackGate();
     // Decoding in the built worker thread, as Electron's main does (electron/main/index.ts).
     const peaks = createPeaksService({
       locate,

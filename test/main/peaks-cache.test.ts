@@ -96,8 +96,14 @@ describe('disk cache of peaks', () => {
     gate.opened(SID);
     await waiting;
     expect(performance.now() - started).toBeGreaterThanOrEqual(45);
-    // Long after it was opened, there is nothing left to wait for.
+    // Shortly after it was opened (same view), there is nothing left to wait for.
     await expect(Promise.race([gate.wait(SID).then(() => 'open'), new Promise((r) => setTimeout(() => r('held'), 20))])).resolves.toBe('open');
+
+    // An opening from an earlier view does not count: a new view's download waits for its own player.
+    const short = createPlaybackGate(60, 0);
+    short.opened(SID);
+    await new Promise((r) => setTimeout(r, 80));
+    await expect(Promise.race([short.wait(SID).then(() => 'open'), new Promise((r) => setTimeout(() => r('held'), 20))])).resolves.toBe('held');
   });
 
   it('answers a second view from the cache with the same peaks, without downloading again', async () => {

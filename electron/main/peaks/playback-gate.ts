@@ -29,7 +29,8 @@ export function createPlaybackGate(maxWaitMs = 1_000, graceMs = 250): PlaybackGa
   const waiting = new Map<string, Array<() => void>>();
   return {
     opened(sid) {
-      if (openedSids.has(sid)) return;
+      // Every streamed request counts (a new view of the same call opens it again).
+      openedSids.delete(sid);
       openedSids.set(sid, performance.now());
       if (openedSids.size > REMEMBERED) openedSids.delete(openedSids.keys().next().value as string);
       const releases = waiting.get(sid) ?? [];
@@ -38,7 +39,9 @@ export function createPlaybackGate(maxWaitMs = 1_000, graceMs = 250): PlaybackGa
     },
     wait(sid) {
       const openedAt = openedSids.get(sid);
-      if (openedAt !== undefined) {
+      // Only a recent opening is this view's: an old one (an earlier view) must not let the
+      // download run before this view's player has started.
+      if (openedAt !== undefined && performance.now() - openedAt < maxWaitMs) {
         const left = openedAt + graceMs - performance.now();
         return left <= 0 ? Promise.resolve() : new Promise<void>((resolve) => setTimeout(resolve, left));
       }
