@@ -15,49 +15,10 @@ import type { DemoInteractionSummary, RecordingPeaks } from '../../electron/shar
 import type { Interaction } from '../../electron/shared/domain';
 import Root from '../../renderer/src/Root.svelte';
 import { deferred, demoSession, fail, installFakeApi, interaction, ok, type Replies } from './fake-api';
+import { fakeWaveSurfers } from './fake-wavesurfer';
 import { advanceTo, failMedia, installFakeLayout, installFakeMedia, loadMetadata, mediaElement } from './fake-media';
 
-const fakeWaveSurfer = vi.hoisted(() => {
-  type Listener = (...args: unknown[]) => void;
-  /** What the player gives wavesurfer.js: it must never be a URL to fetch. */
-  interface Options {
-    url?: string;
-    media?: HTMLMediaElement;
-    peaks?: Array<Float32Array | number[]>;
-    duration?: number;
-    splitChannels?: unknown[];
-  }
-  class FakeWaveSurfer {
-    readonly listeners = new Map<string, Listener[]>();
-    destroyed = false;
-    constructor(readonly options: Options) {
-      // Like wavesurfer.js given peaks and a duration: drawn on the next microtask, no fetch.
-      queueMicrotask(() => this.emit('ready', options.duration));
-    }
-    on(event: string, listener: Listener) {
-      this.listeners.set(event, [...(this.listeners.get(event) ?? []), listener]);
-      return () => {};
-    }
-    emit(event: string, ...args: unknown[]) {
-      for (const listener of this.listeners.get(event) ?? []) listener(...args);
-    }
-    setTime() {}
-    destroy() {
-      this.destroyed = true;
-    }
-  }
-  const instances: FakeWaveSurfer[] = [];
-  return {
-    instances,
-    create: (options: Options) => {
-      const ws = new FakeWaveSurfer(options);
-      instances.push(ws);
-      return ws;
-    },
-  };
-});
-
-vi.mock('wavesurfer.js', () => ({ default: { create: fakeWaveSurfer.create } }));
+vi.mock('wavesurfer.js', async () => (await import('./fake-wavesurfer')).wavesurferModule);
 
 let media: ReturnType<typeof installFakeMedia>;
 beforeEach(() => {
@@ -304,10 +265,10 @@ describe('Interaction view: with a recording', () => {
 
   async function openCall(replies: Replies) {
     const opened = await openWorkspace({ getInteraction: ok(call), ...replies });
-    const before = fakeWaveSurfer.instances.length;
+    const before = fakeWaveSurfers.length;
     await lookUp(opened.user, SID);
     const recording = await screen.findByRole('region', { name: 'Recording' });
-    return { ...opened, recording, newWaveSurfers: () => fakeWaveSurfer.instances.slice(before) };
+    return { ...opened, recording, newWaveSurfers: () => fakeWaveSurfers.slice(before) };
   }
 
   it('plays before the waveform is drawn, then draws it from the peaks without fetching the recording', async () => {

@@ -9,52 +9,14 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RecordingPeaks } from '../../electron/shared/contract';
 import WaveformPlayer from '../../renderer/src/lib/WaveformPlayer.svelte';
+import { fakeWaveSurfers } from './fake-wavesurfer';
 import { advanceTo, installFakeMedia, loadMetadata, mediaElement } from './fake-media';
 
-const fakeWaveSurfer = vi.hoisted(() => {
-  type Listener = (...args: unknown[]) => void;
-  interface Options {
-    url?: string;
-    media?: HTMLMediaElement;
-    peaks?: Array<Float32Array | number[]>;
-    duration?: number;
-    height?: number;
-    splitChannels?: unknown[];
-  }
-  class FakeWaveSurfer {
-    readonly listeners = new Map<string, Listener[]>();
-    readonly setTime = vi.fn<(seconds: number) => void>();
-    destroyed = false;
-    constructor(readonly options: Options) {
-      queueMicrotask(() => this.emit('ready', options.duration));
-    }
-    on(event: string, listener: Listener) {
-      this.listeners.set(event, [...(this.listeners.get(event) ?? []), listener]);
-      return () => {};
-    }
-    emit(event: string, ...args: unknown[]) {
-      for (const listener of this.listeners.get(event) ?? []) listener(...args);
-    }
-    destroy() {
-      this.destroyed = true;
-    }
-  }
-  const instances: FakeWaveSurfer[] = [];
-  return {
-    instances,
-    create: (options: Options) => {
-      const ws = new FakeWaveSurfer(options);
-      instances.push(ws);
-      return ws;
-    },
-  };
-});
-
-vi.mock('wavesurfer.js', () => ({ default: { create: fakeWaveSurfer.create } }));
+vi.mock('wavesurfer.js', async () => (await import('./fake-wavesurfer')).wavesurferModule);
 
 let media: ReturnType<typeof installFakeMedia>;
 beforeEach(() => {
-  fakeWaveSurfer.instances.length = 0;
+  fakeWaveSurfers.length = 0;
   media = installFakeMedia();
 });
 afterEach(() => {
@@ -84,7 +46,7 @@ describe('WaveformPlayer: stereo', () => {
     expect(screen.getByText('Channel 2 (right)')).toBeInTheDocument();
     expect(screen.getByText(/Stereo recording: the waveform shows Channel 1 \(left\) and Channel 2 \(right\)/)).toBeInTheDocument();
 
-    const [ws] = fakeWaveSurfer.instances;
+    const [ws] = fakeWaveSurfers;
     expect(ws?.options.splitChannels).toHaveLength(2);
     // Each lane shows the loudness of its own channel (the larger of |min| and |max|).
     expect(ws?.options.peaks?.map((p) => Array.from(p, (v) => Math.round(v * 100) / 100))).toEqual([
@@ -99,10 +61,10 @@ describe('WaveformPlayer: stereo', () => {
     const mono: RecordingPeaks = { ...stereoPeaks(), channels: [stereoPeaks().channels[0]!] };
     render(WaveformPlayer, { props: { src: SRC, peaks: mono } });
 
-    await vi.waitFor(() => expect(fakeWaveSurfer.instances).toHaveLength(1));
+    await vi.waitFor(() => expect(fakeWaveSurfers).toHaveLength(1));
     await vi.waitFor(() => expect(screen.queryByText('Drawing waveform…')).not.toBeInTheDocument());
     expect(screen.queryByText(/Channel 1/)).not.toBeInTheDocument();
-    expect(fakeWaveSurfer.instances[0]?.options.splitChannels).toBeUndefined();
+    expect(fakeWaveSurfers[0]?.options.splitChannels).toBeUndefined();
   });
 });
 
@@ -116,7 +78,7 @@ describe('WaveformPlayer: peaks arriving late', () => {
 
     await rerender({ peaks: stereoPeaks() });
 
-    await vi.waitFor(() => expect(fakeWaveSurfer.instances[0]?.setTime).toHaveBeenCalledWith(30));
+    await vi.waitFor(() => expect(fakeWaveSurfers[0]?.setTime).toHaveBeenCalledWith(30));
     expect(screen.queryByText('Drawing waveform…')).not.toBeInTheDocument();
   });
 
