@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
@@ -15,48 +15,19 @@ import {
   type KeytarLike,
 } from '../../electron/main/keychain';
 import { ApiError } from '../../electron/shared/errors';
+import { hasBus, isolatedEnv, jsonLines, missingBusTools, NO_BUS_REASON, NO_TOOLS_REASON } from './fixtures/private-bus';
 
 const PROBE = fileURLToPath(new URL('./fixtures/keychain-probe.ts', import.meta.url));
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-const hasBus = Boolean(process.env.DBUS_SESSION_BUS_ADDRESS);
-const NO_BUS_REASON =
-  'DBUS_SESSION_BUS_ADDRESS is not set, so there is no Secret Service to test against. Run the tests ' +
-  "inside `dbus-run-session -- sh -c 'printf %s pw | gnome-keyring-daemon --unlock --components=secrets >/dev/null && npx vitest run'`";
 if (!hasBus) console.warn(`Skipping the real-keychain tests: ${NO_BUS_REASON}`);
-
-function onPath(command: string): boolean {
-  return (process.env.PATH ?? '').split(delimiter).some((dir) => dir && existsSync(join(dir, command)));
-}
-const missingTools = ['dbus-run-session', 'gnome-keyring-daemon', 'gdbus'].filter((c) => !onPath(c));
-const NO_TOOLS_REASON = `${missingTools.join(', ')} not installed (apt-get install dbus gnome-keyring libglib2.0-bin)`;
-if (missingTools.length > 0) console.warn(`Skipping the private-bus keychain tests: ${NO_TOOLS_REASON}`);
+if (missingBusTools.length > 0) console.warn(`Skipping the private-bus keychain tests: ${NO_TOOLS_REASON}`);
 
 interface ProbeResult {
   ok: boolean;
   value?: unknown;
   kind?: string;
   message?: string;
-}
-
-/** The environment for a child that must not find the developer's display or bus. */
-function isolatedEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
-  delete env.DISPLAY;
-  delete env.WAYLAND_DISPLAY;
-  if (!('DBUS_SESSION_BUS_ADDRESS' in extra)) delete env.DBUS_SESSION_BUS_ADDRESS;
-  return env;
-}
-
-/** Parses the probe's JSON lines, failing with the child's stderr when it crashed. */
-function probeLines(result: ReturnType<typeof spawnSync>): ProbeResult[] {
-  const stdout = String(result.stdout);
-  expect(result.signal, `child was killed by ${result.signal}; stderr: ${String(result.stderr)}`).toBeNull();
-  expect(result.status, `child exited ${result.status}; stderr: ${String(result.stderr)}`).toBe(0);
-  return stdout
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as ProbeResult);
 }
 
 function runProbe(args: string[], env: NodeJS.ProcessEnv): ProbeResult {
@@ -66,7 +37,7 @@ function runProbe(args: string[], env: NodeJS.ProcessEnv): ProbeResult {
     encoding: 'utf8',
     timeout: 30_000,
   });
-  const lines = probeLines(result);
+  const lines = jsonLines<ProbeResult>(result);
   expect(lines).toHaveLength(1);
   return lines[0]!;
 }
@@ -89,7 +60,7 @@ describe('clear errors when no Secret Service is reachable (child process, real 
     expect(result.message).not.toContain('sk-not-stored');
   }, 40_000);
 
-  describe.skipIf(missingTools.length > 0)(`on a private bus${missingTools.length > 0 ? ` (skipped: ${NO_TOOLS_REASON})` : ''}`, () => {
+  describe.skipIf(missingBusTools.length > 0)(`on a private bus${missingBusTools.length > 0 ? ` (skipped: ${NO_TOOLS_REASON})` : ''}`, () => {
     const dirs: string[] = [];
     afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
     function tempDir(): string {
@@ -119,7 +90,7 @@ describe('clear errors when no Secret Service is reachable (child process, real 
         [`--config-file=${config}`, '--', process.execPath, '--import', 'tsx', PROBE, 'get', `vitest-${randomUUID()}`],
         { cwd: REPO_ROOT, env: isolatedEnv({ HOME: dir }), encoding: 'utf8', timeout: 30_000 },
       );
-      const lines = probeLines(result);
+      const lines = jsonLines<ProbeResult>(result);
       expect(lines).toEqual([{ ok: false, kind: 'keychain', message: expect.stringMatching(CANNOT_REACH) }]);
     }, 40_000);
 
@@ -143,7 +114,7 @@ describe('clear errors when no Secret Service is reachable (child process, real 
         encoding: 'utf8',
         timeout: 60_000,
       });
-      const [stored, read, replaced, deleted] = probeLines(result);
+      const [stored, read, replaced, deleted] = jsonLines<ProbeResult>(result);
       expect(stored).toEqual({ ok: true, value: null });
       expect(read).toEqual({ ok: true, value: null });
       expect(replaced).toEqual({ ok: false, kind: 'keychain', message: expect.stringMatching(/^Unlock your login keyring/) });

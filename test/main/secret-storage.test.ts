@@ -3,7 +3,7 @@ import { createCipheriv, createDecipheriv, randomBytes, randomUUID } from 'node:
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createKeytarStore, KEYCHAIN_SERVICE, type KeytarLike } from '../../electron/main/keychain';
@@ -17,6 +17,7 @@ import {
 } from '../../electron/main/secret-storage';
 import type { SecretStorageStatus } from '../../electron/shared/contract';
 import { ApiError } from '../../electron/shared/errors';
+import { hasBus, isolatedEnv, jsonLines, missingBusTools, NO_BUS_REASON, NO_TOOLS_REASON } from './fixtures/private-bus';
 
 const STATUS_PROBE = fileURLToPath(new URL('./fixtures/keychain-status.ts', import.meta.url));
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -416,18 +417,8 @@ describe('switching to safeStorage', () => {
 
 // ---- the real Secret Service (gnome-keyring) --------------------------------------------------
 
-const hasBus = Boolean(process.env.DBUS_SESSION_BUS_ADDRESS);
-const NO_BUS_REASON =
-  'DBUS_SESSION_BUS_ADDRESS is not set, so there is no Secret Service to test against. Run inside ' +
-  "`dbus-run-session -- sh -c 'printf %s pw | XDG_DATA_HOME=$(mktemp -d) gnome-keyring-daemon --unlock --components=secrets >/dev/null && npx vitest run'`";
 if (!hasBus) console.warn(`Skipping the in-process real-keychain status test: ${NO_BUS_REASON}`);
-
-function onPath(command: string): boolean {
-  return (process.env.PATH ?? '').split(delimiter).some((dir) => dir && existsSync(join(dir, command)));
-}
-const missingTools = ['dbus-run-session', 'gnome-keyring-daemon', 'gdbus'].filter((c) => !onPath(c));
-const NO_TOOLS_REASON = `${missingTools.join(', ')} not installed (apt-get install dbus gnome-keyring libglib2.0-bin)`;
-if (missingTools.length > 0) console.warn(`Skipping the private-bus key storage tests: ${NO_TOOLS_REASON}`);
+if (missingBusTools.length > 0) console.warn(`Skipping the private-bus key storage tests: ${NO_TOOLS_REASON}`);
 
 interface StatusLine {
   status?: SecretStorageStatus;
@@ -435,23 +426,6 @@ interface StatusLine {
   error?: string;
 }
 
-/** The environment for a child that must not find the developer's display or bus. */
-function isolatedEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
-  delete env.DISPLAY;
-  delete env.WAYLAND_DISPLAY;
-  if (!('DBUS_SESSION_BUS_ADDRESS' in extra)) delete env.DBUS_SESSION_BUS_ADDRESS;
-  return env;
-}
-
-function statusLines(result: ReturnType<typeof spawnSync>): StatusLine[] {
-  expect(result.signal, `child was killed by ${result.signal}; stderr: ${String(result.stderr)}`).toBeNull();
-  expect(result.status, `child exited ${result.status}; stderr: ${String(result.stderr)}`).toBe(0);
-  return String(result.stdout)
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as StatusLine);
-}
 
 describe.skipIf(!hasBus)(`status against the real Secret Service of this test run${hasBus ? '' : ` (skipped: ${NO_BUS_REASON})`}`, () => {
   it('reports no problem for the unlocked keyring, stores in it, and leaves no probe entry', async () => {
@@ -478,7 +452,7 @@ describe('status with a real keytar in a child process', () => {
       encoding: 'utf8',
       timeout: 30_000,
     });
-    expect(statusLines(result)).toEqual([
+    expect(jsonLines<StatusLine>(result)).toEqual([
       {
         status: expect.objectContaining({
           backend: 'keychain',
@@ -489,8 +463,8 @@ describe('status with a real keytar in a child process', () => {
     ]);
   }, 40_000);
 
-  it.skipIf(missingTools.length > 0)(
-    `reports no problem on an unlocked gnome-keyring, then "locked" with the unlock instruction once it is locked${missingTools.length > 0 ? ` (skipped: ${NO_TOOLS_REASON})` : ''}`,
+  it.skipIf(missingBusTools.length > 0)(
+    `reports no problem on an unlocked gnome-keyring, then "locked" with the unlock instruction once it is locked${missingBusTools.length > 0 ? ` (skipped: ${NO_TOOLS_REASON})` : ''}`,
     () => {
       const home = tempDir();
       const probe = `"${process.execPath}" --import tsx "${STATUS_PROBE}" "${join(home, 'user-data')}"`;
@@ -508,7 +482,7 @@ describe('status with a real keytar in a child process', () => {
         encoding: 'utf8',
         timeout: 60_000,
       });
-      const [unlocked, locked] = statusLines(result);
+      const [unlocked, locked] = jsonLines<StatusLine>(result);
       expect(unlocked).toEqual({
         status: expect.objectContaining({ backend: 'keychain', description: 'System keychain (Secret Service)', keychainProblem: null }),
         probeLeftBehind: false,
