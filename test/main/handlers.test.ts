@@ -9,16 +9,14 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoServer, type DemoServer } from '../../electron/main/demo/server';
-import { createPeaksService } from '../../electron/main/peaks/service';
-import { createHandlers, type HandlerTable } from '../../electron/main/handlers';
+import type { HandlerTable } from '../../electron/main/handlers';
 import { createMemoryStore, type SecretStore } from '../../electron/main/keychain';
-import { createRecordingHandler, recordingPath } from '../../electron/main/recording-protocol';
-import { createSession, type Session } from '../../electron/main/session';
-import { createSettingsStore } from '../../electron/main/settings';
+import { createRecordingHandler } from '../../electron/main/recording-protocol';
+import type { Session } from '../../electron/main/session';
+import { createSessionRig, RESOURCES_DIR } from './fixtures/session-rig';
 import type { ApiMethod, IpcResult } from '../../electron/shared/contract';
 import { E164_HINT } from '../../electron/shared/validation';
 
-const RESOURCES_DIR = path.resolve(__dirname, '../../resources');
 const DENTAL_SID = 'interaction_a11be33b-a3c4-45fc-8bb4-fa63399cb100';
 const IN_PROGRESS_SID = 'interaction_ce620b66-e2a0-4c13-8abe-08b82f3a7b18';
 const MAIN_LINE = '+14155550123';
@@ -58,7 +56,6 @@ interface Rig {
 async function rig(settingsDir?: string): Promise<Rig> {
   const dir = settingsDir ?? (await mkdtemp(path.join(tmpdir(), 'vr-handlers-')));
   if (!settingsDir) dirs.push(dir);
-  const settings = createSettingsStore(dir);
   const memory = createMemoryStore();
   const secretWrites: [string, string][] = [];
   const secrets: SecretStore = {
@@ -69,24 +66,13 @@ async function rig(settingsDir?: string): Promise<Rig> {
     },
     delete: (account) => memory.delete(account),
   };
-  const requests: string[] = [];
-  const session = createSession({
-    settings,
-    secrets,
-    startDemo: () => startDemoServer({ resourcesDir: RESOURCES_DIR }),
-    fetch: (input, init) => {
-      requests.push(`${init?.method ?? 'GET'} ${String(input)}`);
-      return fetch(input, init);
-    },
-  });
-  sessions.push(session);
   const unexpected: [ApiMethod, unknown][] = [];
-  const handlers = createHandlers({
-    session,
-    peaks: createPeaksService({ locate: (sid) => session.locateRecording(sid), cacheDir: null }),
-    recordingSrc: (sid) => `vr-recording://local${recordingPath(sid)}`,
+  const { session, handlers, settings, requests } = createSessionRig({
+    dir,
+    secrets,
     onUnexpected: (method, err) => unexpected.push([method, err]),
   });
+  sessions.push(session);
   return { handlers, session, secrets, secretWrites, requests, unexpected, settingsDir: dir, settingsFile: settings.path };
 }
 

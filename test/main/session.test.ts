@@ -15,17 +15,15 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoServer, type DemoServer } from '../../electron/main/demo/server';
-import { createHandlers, type HandlerTable } from '../../electron/main/handlers';
+import type { HandlerTable } from '../../electron/main/handlers';
 import { createMemoryStore, type SecretStore } from '../../electron/main/keychain';
-import { createPeaksService } from '../../electron/main/peaks/service';
-import { recordingPath } from '../../electron/main/recording-protocol';
 import type { KeyStorage } from '../../electron/main/secret-storage';
-import { createSession, type Session } from '../../electron/main/session';
+import type { Session } from '../../electron/main/session';
 import { createSettingsStore, type Settings } from '../../electron/main/settings';
+import { createSessionRig, RESOURCES_DIR } from './fixtures/session-rig';
 import type { ApiMethod, SecretStorageStatus, SessionInfo } from '../../electron/shared/contract';
 import { ApiError } from '../../electron/shared/errors';
 
-const RESOURCES_DIR = path.resolve(__dirname, '../../resources');
 const PROD_KEY = 'vr_prod_key_5b1e8f0c2d4a6e88aa01';
 const STAGING_KEY = 'vr_staging_key_77c0d9e1f2a3b4c5';
 const ROTATED_KEY = 'vr_rotated_key_0f1e2d3c4b5a6978';
@@ -183,23 +181,8 @@ interface Rig {
 function rig(options: { dir?: string; secrets?: SecretStore | KeyStorage } = {}): Rig {
   const dir = options.dir ?? tempDir('vr-session-');
   const secrets = options.secrets ?? testStore();
-  const settings = createSettingsStore(dir);
-  const requests: string[] = [];
-  const session = createSession({
-    settings,
-    secrets,
-    startDemo: () => startDemoServer({ resourcesDir: RESOURCES_DIR }),
-    fetch: (input, init) => {
-      requests.push(`${init?.method ?? 'GET'} ${String(input)}`);
-      return fetch(input, init);
-    },
-  });
+  const { session, handlers, settings, requests } = createSessionRig({ dir, secrets });
   cleanups.push(() => session.close());
-  const handlers = createHandlers({
-    session,
-    peaks: createPeaksService({ locate: (sid) => session.locateRecording(sid), cacheDir: null }),
-    recordingSrc: (sid) => `vr-recording://local${recordingPath(sid)}`,
-  });
   return { session, handlers, secrets, dir, settingsPath: settings.path, requests };
 }
 
