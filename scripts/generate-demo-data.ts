@@ -128,12 +128,36 @@ function silenceFile(dir: string, samples: number): string {
 }
 
 /** Speaks one line into a WAV with leading and trailing silence trimmed; returns the file and its length in samples. */
-function renderLine(dir: string, name: string, text: string, voice: string, wordsPerMinute: number): { file: string; samples: number } {
+function renderLine(
+  dir: string,
+  name: string,
+  text: string,
+  voice: string,
+  wordsPerMinute: number,
+): { file: string; samples: number } {
   const raw = path.join(dir, `${name}-raw.wav`);
   const file = path.join(dir, `${name}.wav`);
   run('espeak-ng', ['-v', voice, '-s', String(wordsPerMinute), '-w', raw, text]);
-  run('sox', [raw, '-r', String(RENDER_RATE), '-c', '1', '-b', '16', file,
-    'silence', '1', '0.02', '0.5%', 'reverse', 'silence', '1', '0.02', '0.5%', 'reverse']);
+  run('sox', [
+    raw,
+    '-r',
+    String(RENDER_RATE),
+    '-c',
+    '1',
+    '-b',
+    '16',
+    file,
+    'silence',
+    '1',
+    '0.02',
+    '0.5%',
+    'reverse',
+    'silence',
+    '1',
+    '0.02',
+    '0.5%',
+    'reverse',
+  ]);
   const samples = Number(run('soxi', ['-s', file]).trim());
   if (!Number.isInteger(samples) || samples <= 0) throw new Error(`soxi gave no length for ${file}`);
   return { file, samples };
@@ -212,10 +236,19 @@ function encodeRecording(source: SourceInteraction, rendered: Rendered, workDir:
   }
   const fileName = `${source.sid}.ogg`;
   const out = path.join(RECORDINGS_DIR, fileName);
-  const serial = String(seededRandom(source.sid + ':serial')() * 2 ** 31 >>> 0);
+  const serial = String((seededRandom(source.sid + ':serial')() * 2 ** 31) >>> 0);
   run('opusenc', [
-    '--quiet', '--bitrate', OPUS_BITRATE_KBPS, '--serial', serial,
-    '--title', source.topic, '--artist', 'Voice Review demo', wav, out,
+    '--quiet',
+    '--bitrate',
+    OPUS_BITRATE_KBPS,
+    '--serial',
+    serial,
+    '--title',
+    source.topic,
+    '--artist',
+    'Voice Review demo',
+    wav,
+    out,
   ]);
   return fileName;
 }
@@ -257,7 +290,10 @@ function toWire(source: SourceInteraction, rendered: Rendered, recordingFile: st
         wire.ended_at = startMsWithFraction + Math.round(rendered.totalSeconds * 1000);
         wire.duration = durationSeconds;
       }
-      wire.log = source.log.map((line, i) => ({ ...line, timestamp: startMsWithFraction + Math.round(offsets[i]! * 1000) }));
+      wire.log = source.log.map((line, i) => ({
+        ...line,
+        timestamp: startMsWithFraction + Math.round(offsets[i]! * 1000),
+      }));
       break;
     }
     case 'C':
@@ -314,7 +350,9 @@ function main(): void {
     webhooks: account.webhooks,
   };
   fs.writeFileSync(path.join(DEMO_DIR, 'seed.json'), `${JSON.stringify(seed, null, 2)}\n`);
-  console.log(`Wrote ${path.relative(ROOT, path.join(DEMO_DIR, 'seed.json'))}; recordings total ${(totalBytes / 1024).toFixed(0)} KiB.`);
+  console.log(
+    `Wrote ${path.relative(ROOT, path.join(DEMO_DIR, 'seed.json'))}; recordings total ${(totalBytes / 1024).toFixed(0)} KiB.`,
+  );
 }
 
 main();

@@ -97,7 +97,12 @@ export function resolveAppPath(rootDir: string, pathname: string): string | null
 export function createAppProtocolHandler(options: AppProtocolOptions): (request: Request) => Promise<Response> {
   const csp = options.contentSecurityPolicy ?? CONTENT_SECURITY_POLICY;
 
-  function respond(status: number, body: Uint8Array | string | null, type: string, extra: Record<string, string> = {}): Response {
+  function respond(
+    status: number,
+    body: Uint8Array | string | null,
+    type: string,
+    extra: Record<string, string> = {},
+  ): Response {
     const headers = new Headers({
       'Content-Type': type,
       'Content-Security-Policy': csp,
@@ -121,7 +126,8 @@ export function createAppProtocolHandler(options: AppProtocolOptions): (request:
     } catch {
       return text(400, 'Not an app address.');
     }
-    if (url.protocol !== `${APP_SCHEME}:` || !isAppUrl(url.href)) return text(404, `Not found (only ${APP_HOST} is served).`);
+    if (url.protocol !== `${APP_SCHEME}:` || !isAppUrl(url.href))
+      return text(404, `Not found (only ${APP_HOST} is served).`);
 
     const file = resolveAppPath(options.rootDir, url.pathname);
     if (file === null) return text(403, 'Refused: the path leaves the app folder.');

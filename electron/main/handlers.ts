@@ -33,7 +33,9 @@ export interface HandlerOptions {
 }
 
 const e164 = z.string().refine(isE164, E164_HINT);
-const interactionSid = z.string().refine((s) => isSid('interaction', s), 'That is not an interaction SID (interaction_ followed by a UUID).');
+const interactionSid = z
+  .string()
+  .refine((s) => isSid('interaction', s), 'That is not an interaction SID (interaction_ followed by a UUID).');
 const agentSid = z.string().superRefine((s, ctx) => {
   const problem = agentSidProblem(s);
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
@@ -49,7 +51,10 @@ const argSchemas = {
   openDemo: z.tuple([]),
   disconnect: z.tuple([]),
   switchWorkspace: z.tuple([z.string().min(1).max(200)]),
-  renameWorkspace: z.tuple([z.string().min(1).max(200), z.string().trim().min(1, 'Enter a name.').max(200, 'The name is too long (200 characters at most).')]),
+  renameWorkspace: z.tuple([
+    z.string().min(1).max(200),
+    z.string().trim().min(1, 'Enter a name.').max(200, 'The name is too long (200 characters at most).'),
+  ]),
   changeWorkspaceKey: z.tuple([z.string().min(1).max(200), z.string().max(4096)]),
   testWorkspace: z.tuple([z.string().min(1).max(200)]),
   removeWorkspace: z.tuple([z.string().min(1).max(200)]),
@@ -71,7 +76,11 @@ const argSchemas = {
   updatePhone: z.tuple([
     e164,
     z
-      .object({ name: nonEmpty('a name').optional(), inboundAgentId: agentSid.optional(), outboundAgentId: agentSid.optional() })
+      .object({
+        name: nonEmpty('a name').optional(),
+        inboundAgentId: agentSid.optional(),
+        outboundAgentId: agentSid.optional(),
+      })
       .strict()
       .refine((u) => Object.keys(u).length > 0, 'Nothing to save: change a field first.'),
   ]),
@@ -81,15 +90,21 @@ const argSchemas = {
     z
       .object({
         name: nonEmpty('a name'),
-        terminationUri: z.string().max(500).superRefine((s, ctx) => {
-          const problem = terminationUriProblem(s);
-          if (problem) ctx.addIssue({ code: 'custom', message: problem });
-        }),
+        terminationUri: z
+          .string()
+          .max(500)
+          .superRefine((s, ctx) => {
+            const problem = terminationUriProblem(s);
+            if (problem) ctx.addIssue({ code: 'custom', message: problem });
+          }),
         sipUsername: z.string().min(1).max(500).optional(),
         sipPassword: z.string().min(1).max(500).optional(),
       })
       .strict()
-      .refine((t) => (t.sipUsername === undefined) === (t.sipPassword === undefined), 'Give both a SIP username and a password, or neither.'),
+      .refine(
+        (t) => (t.sipUsername === undefined) === (t.sipPassword === undefined),
+        'Give both a SIP username and a password, or neither.',
+      ),
   ]),
   listWebhooks: z.tuple([]),
   getWebhook: z.tuple([z.string().min(1).max(200)]),
@@ -140,13 +155,16 @@ export function createHandlers(options: HandlerOptions): HandlerTable {
       const problem = recordingUrlProblem(recordingUrl);
       const interaction: Interaction = {
         ...rest,
-        recording: problem ? { available: false, reason: problem } : { available: true, src: options.recordingSrc(parsed.sid) },
+        recording: problem
+          ? { available: false, reason: problem }
+          : { available: true, src: options.recordingSrc(parsed.sid) },
       };
       return interaction;
     },
     listPhones: async () => (await session.client()).listPhones(),
     getPhone: (number) => lookUp(`Phone number ${number}`, 'the number', (client) => client.getPhone(number)),
-    updatePhone: (number, update) => lookUp(`Phone number ${number}`, 'the number', (client) => client.updatePhone(number, update)),
+    updatePhone: (number, update) =>
+      lookUp(`Phone number ${number}`, 'the number', (client) => client.updatePhone(number, update)),
     listSipTrunks: async () => (await session.client()).listSipTrunks(),
     getSipTrunk: (sid) => lookUp(`SIP trunk ${sid}`, 'the SID', (client) => client.getSipTrunk(sid)),
     createSipTrunk: async (input) => (await session.client()).createSipTrunk(input),
@@ -181,7 +199,10 @@ export function createHandlers(options: HandlerOptions): HandlerTable {
         options.onUnexpected?.(method, err);
         return {
           ok: false,
-          error: { kind: 'server', message: 'Something went wrong inside Voice Review. Try again; if it keeps happening, restart the app.' },
+          error: {
+            kind: 'server',
+            message: 'Something went wrong inside Voice Review. Try again; if it keeps happening, restart the app.',
+          },
         };
       }
     };

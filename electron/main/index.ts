@@ -5,7 +5,16 @@
  * smoke test where Electron is installed.
  */
 import { join } from 'node:path';
-import { app, BrowserWindow, ipcMain, protocol, safeStorage, screen, session as electronSession, shell } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  ipcMain,
+  protocol,
+  safeStorage,
+  screen,
+  session as electronSession,
+  shell,
+} from 'electron';
 import log from 'electron-log/main';
 import { API_METHODS, channelOf } from '../shared/contract';
 import { createAppProtocolHandler, withAppCors } from './app-protocol';
@@ -39,7 +48,10 @@ protocol.registerSchemesAsPrivileged([
   // The app's pages: a standard, secure origin (app://voice-review) with fetch, instead of file://.
   { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
   // Recordings: streamed to <audio>, fetched cross-origin by the page (hence CORS).
-  { scheme: RECORDING_SCHEME, privileges: { standard: true, secure: true, stream: true, supportFetchAPI: true, corsEnabled: true } },
+  {
+    scheme: RECORDING_SCHEME,
+    privileges: { standard: true, secure: true, stream: true, supportFetchAPI: true, corsEnabled: true },
+  },
 ]);
 
 /** Channel electron-log/main registers for renderer logging (electron-log 5, src/main/index.js). */
@@ -75,9 +87,13 @@ if (!app.requestSingleInstanceLock()) {
 }
 
 async function start(): Promise<void> {
-  log.info(`Voice Review ${app.getVersion()} starting (Electron ${process.versions.electron}, ${app.isPackaged ? 'packaged' : 'development'}).`);
+  log.info(
+    `Voice Review ${app.getVersion()} starting (Electron ${process.versions.electron}, ${app.isPackaged ? 'packaged' : 'development'}).`,
+  );
   // Every key read from or written to storage is registered with the log's redaction first.
-  const secrets = registeringSecrets(createKeyStorage({ keychain: createKeytarStore(), safeStorage, dir: userDataDir }));
+  const secrets = registeringSecrets(
+    createKeyStorage({ keychain: createKeytarStore(), safeStorage, dir: userDataDir }),
+  );
   const session = createSession({
     settings: createSettingsStore(userDataDir),
     secrets,
@@ -109,7 +125,10 @@ async function start(): Promise<void> {
   }
 
   protocol.handle(APP_SCHEME, createAppProtocolHandler({ rootDir: join(__dirname, '../renderer') }));
-  protocol.handle(RECORDING_SCHEME, withAppCors(createRecordingHandler({ locate, onStreaming: (sid) => playbackGate.opened(sid) }), devServerUrl));
+  protocol.handle(
+    RECORDING_SCHEME,
+    withAppCors(createRecordingHandler({ locate, onStreaming: (sid) => playbackGate.opened(sid) }), devServerUrl),
+  );
 
   const ses = electronSession.defaultSession;
   ses.setPermissionRequestHandler((_wc, permission, callback, details) => {
@@ -117,7 +136,9 @@ async function start(): Promise<void> {
     if (!allowed) log.info(`Denied the permission "${permission}".`);
     callback(allowed);
   });
-  ses.setPermissionCheckHandler((_wc, permission, requestingOrigin) => isPermissionAllowed(permission, requestingOrigin, devServerUrl));
+  ses.setPermissionCheckHandler((_wc, permission, requestingOrigin) =>
+    isPermissionAllowed(permission, requestingOrigin, devServerUrl),
+  );
   // The app protocol sets the CSP itself; this covers the dev server's pages (and any other app page).
   ses.webRequest.onHeadersReceived((details, callback) => {
     if (!isAppUrl(details.url, devServerUrl)) {
@@ -125,7 +146,9 @@ async function start(): Promise<void> {
       return;
     }
     const headers = Object.fromEntries(
-      Object.entries(details.responseHeaders ?? {}).filter(([name]) => name.toLowerCase() !== 'content-security-policy'),
+      Object.entries(details.responseHeaders ?? {}).filter(
+        ([name]) => name.toLowerCase() !== 'content-security-policy',
+      ),
     );
     headers['Content-Security-Policy'] = [CONTENT_SECURITY_POLICY];
     callback({ responseHeaders: headers });
@@ -161,7 +184,9 @@ async function start(): Promise<void> {
       show: false,
       webPreferences: secureWebPreferences(join(__dirname, '../preload/index.js')),
     });
-    flushWindowState = rememberWindowState(win, windowStates, (err) => log.warn('Could not save the window position:', err)).flush;
+    flushWindowState = rememberWindowState(win, windowStates, (err) =>
+      log.warn('Could not save the window position:', err),
+    ).flush;
     win.once('ready-to-show', () => {
       if (placement.maximized) win.maximize();
       win.show();

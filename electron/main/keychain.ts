@@ -215,9 +215,7 @@ function isKeytarLike(value: unknown): value is KeytarLike {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
   return (
-    typeof v.getPassword === 'function' &&
-    typeof v.setPassword === 'function' &&
-    typeof v.deletePassword === 'function'
+    typeof v.getPassword === 'function' && typeof v.setPassword === 'function' && typeof v.deletePassword === 'function'
   );
 }
 

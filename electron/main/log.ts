@@ -66,9 +66,9 @@ export function registerIpcSecrets(method: ApiMethod, args: readonly unknown[]):
  * A key store wrapped so every key it reads or writes is registered with {@link registerSecret}
  * first. All other members (e.g. `status`, `useSafeStorage` of a KeyStorage) are the store's own.
  */
-export function registeringSecrets<T extends { get(account: string): Promise<string | null>; set(account: string, secret: string): Promise<void> }>(
-  store: T,
-): T {
+export function registeringSecrets<
+  T extends { get(account: string): Promise<string | null>; set(account: string, secret: string): Promise<void> },
+>(store: T): T {
   const wrapped = Object.create(store) as T;
   wrapped.get = async (account) => {
     const secret = await store.get(account);
@@ -138,7 +138,9 @@ function redactDeep(value: unknown, forms: readonly string[], depth: number, see
     copy.name = value.name;
     copy.stack = typeof value.stack === 'string' ? redactText(value.stack, forms) : copy.stack;
     for (const [key, field] of Object.entries(value)) {
-      (copy as unknown as Record<string, unknown>)[key] = isSecretField(key) ? REDACTED : redactDeep(field, forms, depth + 1, seen);
+      (copy as unknown as Record<string, unknown>)[key] = isSecretField(key)
+        ? REDACTED
+        : redactDeep(field, forms, depth + 1, seen);
     }
     if ('cause' in value) copy.cause = redactDeep(value.cause, forms, depth + 1, seen);
     return copy;
@@ -155,7 +157,10 @@ function redactDeep(value: unknown, forms: readonly string[], depth: number, see
     seen.set(value, copy);
     for (const [key, field] of value) {
       const secretKey = typeof key === 'string' && isSecretField(key);
-      copy.set(redactDeep(key, forms, depth + 1, seen), secretKey ? REDACTED : redactDeep(field, forms, depth + 1, seen));
+      copy.set(
+        redactDeep(key, forms, depth + 1, seen),
+        secretKey ? REDACTED : redactDeep(field, forms, depth + 1, seen),
+      );
     }
     return copy;
   }

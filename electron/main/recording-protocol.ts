@@ -114,7 +114,10 @@ export function createRecordingHandler(options: RecordingHandlerOptions): (reque
       });
     } catch (err) {
       const timedOut = err instanceof Error && err.name === 'AbortError';
-      return text(timedOut ? 504 : 502, timedOut ? 'The recording server did not answer in time.' : 'The recording server could not be reached.');
+      return text(
+        timedOut ? 504 : 502,
+        timedOut ? 'The recording server did not answer in time.' : 'The recording server could not be reached.',
+      );
     } finally {
       clearTimeout(timer);
     }
@@ -146,7 +149,10 @@ export function createRecordingHandler(options: RecordingHandlerOptions): (reque
 }
 
 function text(status: number, body: string): Response {
-  return new Response(body, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' } });
+  return new Response(body, {
+    status,
+    headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' },
+  });
 }
 
 function safeDecode(s: string): string | null {

@@ -391,7 +391,10 @@ export function createKeyStorage(options: KeyStorageOptions): KeyStorage {
     try {
       return ss.decryptString(Buffer.from(entry.encrypted, 'base64'));
     } catch {
-      const changed = entry.backend !== backendName ? ` It was encrypted with backend ${entry.backend}; safeStorage now uses ${backendName}.` : '';
+      const changed =
+        entry.backend !== backendName
+          ? ` It was encrypted with backend ${entry.backend}; safeStorage now uses ${backendName}.`
+          : '';
       throw storageError(
         `The API key in the encrypted key file could not be decrypted.${changed} Enter the API key again (Settings, change key) to store it anew.`,
       );
@@ -494,7 +497,9 @@ export function createKeyStorage(options: KeyStorageOptions): KeyStorage {
             );
           }
           if (roundTrip !== sample) {
-            throw badInput('Electron safeStorage did not give back what it encrypted. Keys stay in the system keychain.');
+            throw badInput(
+              'Electron safeStorage did not give back what it encrypted. Keys stay in the system keychain.',
+            );
           }
           await saveChoice({ version: 1, backend: 'safe_storage', weakConfirmed: weak });
         } catch (error) {

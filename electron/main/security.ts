@@ -133,7 +133,11 @@ export interface IpcGuardOptions {
  * @returns `(method, senderUrl, args) => result`, `senderUrl` being `event.senderFrame?.url`
  */
 export function createIpcGuard(options: IpcGuardOptions) {
-  return async (method: ApiMethod, senderUrl: string | null | undefined, args: unknown[]): Promise<IpcResult<unknown>> => {
+  return async (
+    method: ApiMethod,
+    senderUrl: string | null | undefined,
+    args: unknown[],
+  ): Promise<IpcResult<unknown>> => {
     if (typeof senderUrl !== 'string' || !isAppUrl(senderUrl, options.devServerUrl)) {
       options.log.warn(`Refused IPC call ${method} from ${describeSender(senderUrl)}.`);
       return { ok: false, error: { ...REFUSED_SENDER_RESULT.error } };

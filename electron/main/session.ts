@@ -240,7 +240,9 @@ export function createSession(deps: SessionDeps): Session {
    */
   function serialized<T>(fn: () => Promise<T>): Promise<T> {
     const previous = queue;
-    const run = ensureRestored().then(() => previous).then(fn);
+    const run = ensureRestored()
+      .then(() => previous)
+      .then(fn);
     queue = run.catch(() => undefined);
     return run;
   }
@@ -306,7 +308,10 @@ export function createSession(deps: SessionDeps): Session {
         ...PLAIN_STORE_STATUS,
         keychainProblem: {
           problem: 'unavailable',
-          message: err instanceof ApiError ? err.message : 'Voice Review could not check the system keychain. Restart the app and try again.',
+          message:
+            err instanceof ApiError
+              ? err.message
+              : 'Voice Review could not check the system keychain. Restart the app and try again.',
         },
       };
     }
@@ -333,14 +338,17 @@ export function createSession(deps: SessionDeps): Session {
   async function saveActive(workspace: StoredWorkspace): Promise<void> {
     const s = await loadSettings();
     const exists = s.workspaces.some((w) => w.id === workspace.id);
-    const workspaces = exists ? s.workspaces.map((w) => (w.id === workspace.id ? workspace : w)) : [...s.workspaces, workspace];
+    const workspaces = exists
+      ? s.workspaces.map((w) => (w.id === workspace.id ? workspace : w))
+      : [...s.workspaces, workspace];
     await saveSettings({ ...s, workspaces, activeWorkspaceId: workspace.id });
   }
 
   function checkName(name: string): string {
     const trimmed = name.trim();
     if (trimmed === '') throw badInput('Enter a name.');
-    if (trimmed.length > MAX_NAME_LENGTH) throw badInput(`The name is too long (${MAX_NAME_LENGTH} characters at most).`);
+    if (trimmed.length > MAX_NAME_LENGTH)
+      throw badInput(`The name is too long (${MAX_NAME_LENGTH} characters at most).`);
     return trimmed;
   }
 
@@ -373,7 +381,11 @@ export function createSession(deps: SessionDeps): Session {
     try {
       const phones = await clientFor(baseUrl, apiKey, true).listPhones();
       const count = phones.length === 1 ? '1 phone number' : `${phones.length} phone numbers`;
-      return { ok: true, message: `Connected to ${host}: the key works (${count} in this workspace).`, elapsedMs: elapsed() };
+      return {
+        ok: true,
+        message: `Connected to ${host}: the key works (${count} in this workspace).`,
+        elapsedMs: elapsed(),
+      };
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       return connectionProblem(err, host, elapsed());
@@ -393,7 +405,8 @@ export function createSession(deps: SessionDeps): Session {
         const base = normalizeBaseUrl(input.baseUrl);
         if (!base.ok) throw badInput(base.message);
         const apiKey = checkKey(input.apiKey);
-        if (input.name.trim().length > MAX_NAME_LENGTH) throw badInput(`The name is too long (${MAX_NAME_LENGTH} characters at most).`);
+        if (input.name.trim().length > MAX_NAME_LENGTH)
+          throw badInput(`The name is too long (${MAX_NAME_LENGTH} characters at most).`);
         // A cheap authenticated read proves the URL and the key before anything is saved.
         await clientFor(base.url, apiKey).listPhones();
         const s = await loadSettings();
@@ -519,7 +532,11 @@ export function createSession(deps: SessionDeps): Session {
     setPreferences: (preferences) =>
       serialized(async () => {
         const seconds = preferences.requestTimeoutSeconds;
-        if (!Number.isInteger(seconds) || seconds < REQUEST_TIMEOUT_SECONDS.min || seconds > REQUEST_TIMEOUT_SECONDS.max) {
+        if (
+          !Number.isInteger(seconds) ||
+          seconds < REQUEST_TIMEOUT_SECONDS.min ||
+          seconds > REQUEST_TIMEOUT_SECONDS.max
+        ) {
           throw badInput(
             `The timeout must be a whole number of seconds from ${REQUEST_TIMEOUT_SECONDS.min} to ${REQUEST_TIMEOUT_SECONDS.max}.`,
           );
@@ -542,7 +559,11 @@ export function createSession(deps: SessionDeps): Session {
         const interaction = await current.client.getInteraction(sid);
         recordingUrls.set(sid, interaction.recordingUrl);
       }
-      return { recordingUrl: recordingUrls.get(sid) ?? null, baseUrl: current.workspace.baseUrl, apiKey: current.apiKey };
+      return {
+        recordingUrl: recordingUrls.get(sid) ?? null,
+        baseUrl: current.workspace.baseUrl,
+        apiKey: current.apiKey,
+      };
     },
     async close() {
       const running = demo;

@@ -71,11 +71,7 @@ const workspaceSchema = z.object({
   baseUrl: z.string(),
 });
 
-const requestTimeoutSchema = z
-  .number()
-  .int()
-  .min(REQUEST_TIMEOUT_SECONDS.min)
-  .max(REQUEST_TIMEOUT_SECONDS.max);
+const requestTimeoutSchema = z.number().int().min(REQUEST_TIMEOUT_SECONDS.min).max(REQUEST_TIMEOUT_SECONDS.max);
 
 // z.object drops unknown keys, which is how save() guarantees no stray field (such as a key) is written.
 /** What save() accepts: preferences must be present and in range. */

@@ -74,7 +74,12 @@ function overlap(a: Rect, b: Rect): Rect | null {
  * on screen.)
  */
 export function isVisibleOnSomeDisplay(bounds: Rect, displays: readonly DisplayLike[]): boolean {
-  const titleBar: Rect = { x: bounds.x, y: bounds.y, width: bounds.width, height: Math.min(TITLE_BAR_DIP, bounds.height) };
+  const titleBar: Rect = {
+    x: bounds.x,
+    y: bounds.y,
+    width: bounds.width,
+    height: Math.min(TITLE_BAR_DIP, bounds.height),
+  };
   return displays.some(({ workArea }) => {
     const body = overlap(bounds, workArea);
     const title = overlap(titleBar, workArea);

@@ -17,7 +17,8 @@ export function normalizeBaseUrl(input: string): BaseUrlResult {
   const given = input.trim();
   // A bare host ("api.example.com", "api.example.com/v1") gets https:// in front.
   const trimmed = !given.includes('://') && /^[a-z0-9.-]+(:\d+)?(\/|$)/i.test(given) ? `https://${given}` : given;
-  if (given === '') return { ok: false, message: 'Enter the base URL of the service, e.g. https://api.example.com/v1.' };
+  if (given === '')
+    return { ok: false, message: 'Enter the base URL of the service, e.g. https://api.example.com/v1.' };
   let url: URL;
   try {
     url = new URL(trimmed);
@@ -30,7 +31,8 @@ export function normalizeBaseUrl(input: string): BaseUrlResult {
   if (url.protocol === 'http:' && !LOOPBACK.has(url.hostname)) {
     return { ok: false, message: 'Use https:// for this server: the API key must not travel unencrypted.' };
   }
-  if (url.username || url.password) return { ok: false, message: 'Leave user names and passwords out of the base URL.' };
+  if (url.username || url.password)
+    return { ok: false, message: 'Leave user names and passwords out of the base URL.' };
   if (url.search || url.hash) return { ok: false, message: 'The base URL cannot have a query (?…) or fragment (#…).' };
   let path = url.pathname.replace(/\/+$/, '');
   if (path === '') path = '/v1';

@@ -13,7 +13,9 @@ import { ApiError, isApiErrorData } from './errors';
 
 /** What `window.api` is: each method resolves with the result as data and never rejects by design. */
 export type RawApi = {
-  [K in ApiMethod]: (...args: Parameters<VoiceReviewApi[K]>) => Promise<IpcResult<Awaited<ReturnType<VoiceReviewApi[K]>>>>;
+  [K in ApiMethod]: (
+    ...args: Parameters<VoiceReviewApi[K]>
+  ) => Promise<IpcResult<Awaited<ReturnType<VoiceReviewApi[K]>>>>;
 };
 
 /** Sends one call: channel name and positional arguments; resolves with the handler's result. */

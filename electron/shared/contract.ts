@@ -3,14 +3,7 @@
  * served by main (`electron/main/handlers.ts`, one handler per entry) and typed on `window.api`
  * in the renderer. See STYLE.md "One contract, three users".
  */
-import type {
-  Interaction,
-  Phone,
-  PhoneUpdate,
-  SipTrunk,
-  SipTrunkCreate,
-  Webhook,
-} from './domain';
+import type { Interaction, Phone, PhoneUpdate, SipTrunk, SipTrunkCreate, Webhook } from './domain';
 import type { ApiErrorData } from './errors';
 
 /** The workspace the app is connected to. The API key is never part of it. */

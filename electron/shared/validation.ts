@@ -14,7 +14,9 @@ export const E164_HINT = 'Enter the number in E.164 form: + and country code, di
 
 /** Why an agent SID is refused, or null when it has the `agent_<uuid>` shape (spec 2). */
 export function agentSidProblem(value: string): string | null {
-  return isSid('agent', value.trim()) ? null : 'Agent SIDs look like agent_ followed by a UUID, e.g. agent_3f2b9c1e-8d4a-4e6b-9a0f-1c2d3e4f5a6b.';
+  return isSid('agent', value.trim())
+    ? null
+    : 'Agent SIDs look like agent_ followed by a UUID, e.g. agent_3f2b9c1e-8d4a-4e6b-9a0f-1c2d3e4f5a6b.';
 }
 
 /**
@@ -25,7 +27,8 @@ export function agentSidProblem(value: string): string | null {
 export function terminationUriProblem(value: string): string | null {
   const v = value.trim();
   if (v === '') return 'Enter the termination URI, e.g. sip:pbx.example.com or pbx.example.com:5060.';
-  const host = '(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*|\\d{1,3}(?:\\.\\d{1,3}){3}|\\[[0-9A-Fa-f:.]+\\])';
+  const host =
+    '(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*|\\d{1,3}(?:\\.\\d{1,3}){3}|\\[[0-9A-Fa-f:.]+\\])';
   const port = '(?::(?:6553[0-5]|655[0-2]\\d|65[0-4]\\d{2}|6[0-4]\\d{3}|[1-5]\\d{4}|[1-9]\\d{0,3}))?';
   const sipUri = new RegExp(`^sips?:(?:[^@\\s;]+@)?${host}${port}(?:;[^\\s]*)?$`, 'i');
   const bare = new RegExp(`^${host}${port}$`);

@@ -37,7 +37,24 @@
   window.__bench = B;
 
   B.reset = () => {
-    for (const key of ['t0', 'playingAt', 'advancingAt', 'responseAt', 'rowsAt', 'paintedAt', 'peaksAt', 'peaksFromCache', 'peaksError', 'waveformAt', 'error', 'marker', 'playClickedAt', 'mediaAt', 'peaksRequestedAt']) B[key] = null;
+    for (const key of [
+      't0',
+      'playingAt',
+      'advancingAt',
+      'responseAt',
+      'rowsAt',
+      'paintedAt',
+      'peaksAt',
+      'peaksFromCache',
+      'peaksError',
+      'waveformAt',
+      'error',
+      'marker',
+      'playClickedAt',
+      'mediaAt',
+      'peaksRequestedAt',
+    ])
+      B[key] = null;
     B.playingTime = 0;
     B.autoPlay = false;
     B.clickedPlay = false;
@@ -45,9 +62,11 @@
 
   /** Marks `key` at the first moment after the next paint (a task queued from a frame callback). */
   const markAfterPaint = (key) => {
-    requestAnimationFrame(() => setTimeout(() => {
-      if (B[key] === null) B[key] = now();
-    }, 0));
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        if (B[key] === null) B[key] = now();
+      }, 0),
+    );
   };
 
   /** Records 'playing' and the first time update after it in which currentTime advanced. */
@@ -72,15 +91,19 @@
   const methods = window.__benchApiMethods;
   if (Array.isArray(methods)) {
     const call = (method, args) =>
-      fetch('/__bench/api/' + method, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(args) })
-        .then((response) => response.json());
+      fetch('/__bench/api/' + method, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(args),
+      }).then((response) => response.json());
     const api = {};
     for (const method of methods) api[method] = (...args) => call(method, args);
     const getInteraction = api.getInteraction;
-    api.getInteraction = (...args) => getInteraction(...args).then((result) => {
-      if (B.t0 !== null && B.responseAt === null) B.responseAt = now();
-      return result;
-    });
+    api.getInteraction = (...args) =>
+      getInteraction(...args).then((result) => {
+        if (B.t0 !== null && B.responseAt === null) B.responseAt = now();
+        return result;
+      });
     const getPeaks = api.getPeaks;
     api.getPeaks = (...args) => {
       if (B.t0 !== null && B.peaksRequestedAt === null) B.peaksRequestedAt = now();
@@ -88,7 +111,8 @@
         if (B.t0 !== null && B.peaksAt === null) {
           B.peaksAt = now();
           B.peaksFromCache = result && result.ok ? Boolean(result.value.fromCache) : null;
-          B.peaksError = result && result.ok ? null : (result && result.error && result.error.message) || 'getPeaks failed';
+          B.peaksError =
+            result && result.ok ? null : (result && result.error && result.error.message) || 'getPeaks failed';
         }
         return result;
       });
@@ -97,7 +121,10 @@
   }
 
   // ---- the app page: media, Play button, transcript rows, waveform --------------------------
-  const findButton = (name) => Array.from(document.querySelectorAll('button')).find((b) => (b.getAttribute('aria-label') || b.textContent || '').trim() === name);
+  const findButton = (name) =>
+    Array.from(document.querySelectorAll('button')).find(
+      (b) => (b.getAttribute('aria-label') || b.textContent || '').trim() === name,
+    );
 
   const containsMarker = (node) => {
     if (!B.marker) return false;
@@ -125,7 +152,10 @@
     }
     if (B.marker && B.responseAt !== null && B.rowsAt === null) {
       for (const record of records) {
-        const found = record.type === 'characterData' ? containsMarker(record.target) : Array.from(record.addedNodes).some(containsMarker);
+        const found =
+          record.type === 'characterData'
+            ? containsMarker(record.target)
+            : Array.from(record.addedNodes).some(containsMarker);
         if (found) {
           B.rowsAt = now();
           markAfterPaint('paintedAt');
@@ -135,7 +165,14 @@
     }
   };
   const observer = new MutationObserver(onMutations);
-  const observe = () => observer.observe(document, { childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ['disabled'] });
+  const observe = () =>
+    observer.observe(document, {
+      childList: true,
+      subtree: true,
+      characterData: true,
+      attributes: true,
+      attributeFilter: ['disabled'],
+    });
   observe();
 
   /** Canvases under the player's waveform (wavesurfer draws in a shadow root inside the slider). */
@@ -153,7 +190,8 @@
     }
     return out;
   };
-  const drawingShown = () => Array.from(document.querySelectorAll('[role="status"]')).some((e) => /drawing waveform/i.test(e.textContent || ''));
+  const drawingShown = () =>
+    Array.from(document.querySelectorAll('[role="status"]')).some((e) => /drawing waveform/i.test(e.textContent || ''));
 
   const watchWaveform = () => {
     if (B.t0 === null || B.waveformAt !== null) return;
@@ -181,21 +219,23 @@
   };
 
   /** Canvases with something drawn on them (a sanity check after the waveform is complete). */
-  B.waveformInk = () => waveformCanvases().filter((canvas) => {
-    const context = canvas.getContext('2d');
-    if (!context) return false;
-    const { data } = context.getImageData(0, 0, canvas.width, canvas.height);
-    for (let i = 3; i < data.length; i += 4 * 7) if (data[i] !== 0) return true;
-    return false;
-  }).length;
+  B.waveformInk = () =>
+    waveformCanvases().filter((canvas) => {
+      const context = canvas.getContext('2d');
+      if (!context) return false;
+      const { data } = context.getImageData(0, 0, canvas.width, canvas.height);
+      for (let i = 3; i < data.length; i += 4 * 7) if (data[i] !== 0) return true;
+      return false;
+    }).length;
 
   /** Plays /bench/warmup.wav once (starts Chromium's audio output); resolves true when it ended. */
-  B.warmUp = () => new Promise((resolve) => {
-    const audio = new Audio('/bench/warmup.wav');
-    audio.addEventListener('ended', () => resolve(true), { once: true });
-    audio.addEventListener('error', () => resolve(false), { once: true });
-    audio.play().catch(() => resolve(false));
-  });
+  B.warmUp = () =>
+    new Promise((resolve) => {
+      const audio = new Audio('/bench/warmup.wav');
+      audio.addEventListener('ended', () => resolve(true), { once: true });
+      audio.addEventListener('error', () => resolve(false), { once: true });
+      audio.play().catch(() => resolve(false));
+    });
 
   // ---- bench pages -----------------------------------------------------------------------
   /** Bare <audio> on `url`: t0 when src is set and play() is called. */
@@ -207,7 +247,9 @@
     watchMedia(audio);
     B.t0 = now();
     audio.src = url;
-    audio.play().catch((error) => { B.error = 'play(): ' + error.message; });
+    audio.play().catch((error) => {
+      B.error = 'play(): ' + error.message;
+    });
   };
 
   /** wavesurfer's default path: WaveSurfer.create({url}) fetches and decodes the whole file; autoplay as soon as it can. */
@@ -219,7 +261,9 @@
     window.__ws = ws;
     watchMedia(ws.getMediaElement());
     ws.on('ready', () => markAfterPaint('waveformAt'));
-    ws.on('error', (error) => { B.error = 'wavesurfer: ' + (error && error.message ? error.message : String(error)); });
+    ws.on('error', (error) => {
+      B.error = 'wavesurfer: ' + (error && error.message ? error.message : String(error));
+    });
   };
 
   /**
@@ -229,37 +273,40 @@
    * (document.body.offsetHeight). Svelte's update runs in the microtask between the two.
    * Resolves with [{ms, active}] where `active` is the highlighted row's text (to count changes).
    */
-  B.measureTicks = ({ count, startSeconds, rate }) => new Promise((resolve, reject) => {
-    const media = document.querySelector('audio, video');
-    if (!media) {
-      reject(new Error('No media element'));
-      return;
-    }
-    const ticks = [];
-    let start = null;
-    const capture = (event) => { if (event.target === media) start = now(); };
-    const late = () => {
-      if (start === null) return;
-      void document.body.offsetHeight;
-      const ms = now() - start;
-      start = null;
-      const active = document.querySelector('[aria-current="true"]');
-      ticks.push({ ms, active: active ? (active.textContent || '').trim().slice(-40) : null });
-      if (ticks.length >= count) {
-        window.removeEventListener('timeupdate', capture, true);
-        media.removeEventListener('timeupdate', late);
-        media.pause();
-        resolve(ticks);
+  B.measureTicks = ({ count, startSeconds, rate }) =>
+    new Promise((resolve, reject) => {
+      const media = document.querySelector('audio, video');
+      if (!media) {
+        reject(new Error('No media element'));
+        return;
       }
-    };
-    const begin = () => {
-      window.addEventListener('timeupdate', capture, true);
-      media.addEventListener('timeupdate', late);
-      media.playbackRate = rate;
-      media.play().catch(reject);
-    };
-    media.pause();
-    media.currentTime = startSeconds;
-    media.addEventListener('seeked', begin, { once: true });
-  });
+      const ticks = [];
+      let start = null;
+      const capture = (event) => {
+        if (event.target === media) start = now();
+      };
+      const late = () => {
+        if (start === null) return;
+        void document.body.offsetHeight;
+        const ms = now() - start;
+        start = null;
+        const active = document.querySelector('[aria-current="true"]');
+        ticks.push({ ms, active: active ? (active.textContent || '').trim().slice(-40) : null });
+        if (ticks.length >= count) {
+          window.removeEventListener('timeupdate', capture, true);
+          media.removeEventListener('timeupdate', late);
+          media.pause();
+          resolve(ticks);
+        }
+      };
+      const begin = () => {
+        window.addEventListener('timeupdate', capture, true);
+        media.addEventListener('timeupdate', late);
+        media.playbackRate = rate;
+        media.play().catch(reject);
+      };
+      media.pause();
+      media.currentTime = startSeconds;
+      media.addEventListener('seeked', begin, { once: true });
+    });
 })();

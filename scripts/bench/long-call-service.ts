@@ -20,7 +20,9 @@ async function main(): Promise<void> {
   process.on('SIGTERM', stop);
   process.stdin.on('end', stop);
   process.stdin.resume();
-  process.stdout.write(`READY ${JSON.stringify({ baseUrl: server.baseUrl, apiKey: server.apiKey, sids: server.interactions.map((i) => i.sid) })}\n`);
+  process.stdout.write(
+    `READY ${JSON.stringify({ baseUrl: server.baseUrl, apiKey: server.apiKey, sids: server.interactions.map((i) => i.sid) })}\n`,
+  );
 }
 
 main().catch((error: unknown) => {

@@ -70,7 +70,9 @@ export async function pageRendererPid(browser: Browser, page: Page, pageSession:
 export async function readMemory(pid: number, pageSession: CDPSession): Promise<MemoryReading> {
   await pageSession.send('HeapProfiler.collectGarbage');
   await pageSession.send('Performance.enable');
-  const { metrics } = (await pageSession.send('Performance.getMetrics')) as { metrics: Array<{ name: string; value: number }> };
+  const { metrics } = (await pageSession.send('Performance.getMetrics')) as {
+    metrics: Array<{ name: string; value: number }>;
+  };
   const jsHeapBytes = metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? Number.NaN;
   return { processBytes: pssBytes(pid) ?? Number.NaN, jsHeapBytes };
 }
@@ -78,7 +80,12 @@ export async function readMemory(pid: number, pageSession: CDPSession): Promise<
 /** Memory added between two readings, in bytes. */
 export function memoryAdded(before: MemoryReading, after: MemoryReading): MemoryReading {
   if (process.env.BENCH_DEBUG) {
-    process.stderr.write(`  memory before ${(before.processBytes / 1e6).toFixed(1)} MB (heap ${(before.jsHeapBytes / 1e6).toFixed(1)}), after ${(after.processBytes / 1e6).toFixed(1)} MB (heap ${(after.jsHeapBytes / 1e6).toFixed(1)})\n`);
+    process.stderr.write(
+      `  memory before ${(before.processBytes / 1e6).toFixed(1)} MB (heap ${(before.jsHeapBytes / 1e6).toFixed(1)}), after ${(after.processBytes / 1e6).toFixed(1)} MB (heap ${(after.jsHeapBytes / 1e6).toFixed(1)})\n`,
+    );
   }
-  return { processBytes: after.processBytes - before.processBytes, jsHeapBytes: after.jsHeapBytes - before.jsHeapBytes };
+  return {
+    processBytes: after.processBytes - before.processBytes,
+    jsHeapBytes: after.jsHeapBytes - before.jsHeapBytes,
+  };
 }

@@ -35,12 +35,47 @@ const recordings: Recording[] = [
     name: `${MINUTES}-min 8 kHz mono MP3 (32 kbit/s)`,
     file: path.join(dir, 'call-40min.mp3'),
     // Speech-band noise whose loudness swings every few seconds, like turns in a conversation.
-    make: ['-n', '-r', '8000', '-c', '1', '-C', '32', path.join(dir, 'call-40min.mp3'), 'synth', String(MINUTES * 60), 'pinknoise', 'band', '1000', '800', 'tremolo', '0.2', '90'],
+    make: [
+      '-n',
+      '-r',
+      '8000',
+      '-c',
+      '1',
+      '-C',
+      '32',
+      path.join(dir, 'call-40min.mp3'),
+      'synth',
+      String(MINUTES * 60),
+      'pinknoise',
+      'band',
+      '1000',
+      '800',
+      'tremolo',
+      '0.2',
+      '90',
+    ],
   },
   {
     name: `${MINUTES}-min 8 kHz 16-bit stereo WAV`,
     file: path.join(dir, 'call-40min-stereo.wav'),
-    make: ['-n', '-r', '8000', '-c', '2', '-b', '16', path.join(dir, 'call-40min-stereo.wav'), 'synth', String(MINUTES * 60), 'pinknoise', 'sine', '440', 'tremolo', '0.2', '90'],
+    make: [
+      '-n',
+      '-r',
+      '8000',
+      '-c',
+      '2',
+      '-b',
+      '16',
+      path.join(dir, 'call-40min-stereo.wav'),
+      'synth',
+      String(MINUTES * 60),
+      'pinknoise',
+      'sine',
+      '440',
+      'tremolo',
+      '0.2',
+      '90',
+    ],
   },
   {
     name: `${MINUTES}-min mono Ogg/Opus (24 kbit/s; peaks from a 16 kHz decode, reported at 48 kHz)`,
@@ -53,7 +88,11 @@ const recordings: Recording[] = [
 async function serve(file: string): Promise<{ url: string; close: () => Promise<void> }> {
   const stat = fs.statSync(file);
   const server = http.createServer((req, res) => {
-    res.writeHead(200, { 'Content-Length': stat.size, ETag: `"${stat.size}-${stat.mtimeMs}"`, 'Accept-Ranges': 'bytes' });
+    res.writeHead(200, {
+      'Content-Length': stat.size,
+      ETag: `"${stat.size}-${stat.mtimeMs}"`,
+      'Accept-Ranges': 'bytes',
+    });
     if (req.method === 'HEAD') res.end();
     else fs.createReadStream(file).pipe(res);
   });
@@ -69,9 +108,14 @@ async function serve(file: string): Promise<{ url: string; close: () => Promise<
  * Runs `task`, sampling RSS and heap every 5 ms; returns the time, the peaks above the starting
  * values, and the longest event-loop stall (how long an IPC message could wait in main).
  */
-async function measure<T>(
-  task: () => Promise<T>,
-): Promise<{ result: T; ms: number; rssAddedMb: number; heapAddedMb: number; peakRssMb: number; maxLoopDelayMs: number }> {
+async function measure<T>(task: () => Promise<T>): Promise<{
+  result: T;
+  ms: number;
+  rssAddedMb: number;
+  heapAddedMb: number;
+  peakRssMb: number;
+  maxLoopDelayMs: number;
+}> {
   const loop = monitorEventLoopDelay({ resolution: 1 });
   loop.enable();
   global.gc?.();
@@ -91,7 +135,14 @@ async function measure<T>(
   const end = process.memoryUsage();
   peakRss = Math.max(peakRss, end.rss);
   const mb = (bytes: number): number => Math.round((bytes / 1024 / 1024) * 10) / 10;
-  return { result, ms, rssAddedMb: mb(peakRss - start.rss), heapAddedMb: mb(peakHeap - start.heapUsed - start.arrayBuffers), peakRssMb: mb(peakRss), maxLoopDelayMs: loop.max / 1e6 };
+  return {
+    result,
+    ms,
+    rssAddedMb: mb(peakRss - start.rss),
+    heapAddedMb: mb(peakHeap - start.heapUsed - start.arrayBuffers),
+    peakRssMb: mb(peakRss),
+    maxLoopDelayMs: loop.max / 1e6,
+  };
 }
 
 async function main(): Promise<void> {
@@ -110,7 +161,9 @@ async function main(): Promise<void> {
       console.log('done');
     }
   }
-  console.log(`node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown CPU'} x${os.cpus().length}, ${Math.round(os.totalmem() / 2 ** 30)} GB RAM`);
+  console.log(
+    `node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown CPU'} x${os.cpus().length}, ${Math.round(os.totalmem() / 2 ** 30)} GB RAM`,
+  );
   // Other work on the machine slows every figure; the 1-minute load average says how busy it was.
   console.log(`load average at start: ${os.loadavg()[0]!.toFixed(2)}\n`);
 
@@ -126,9 +179,15 @@ async function main(): Promise<void> {
     const sizeMb = fs.statSync(r.file).size / 1024 / 1024;
     const p = first.result;
     console.log(r.name);
-    console.log(`  file ${sizeMb.toFixed(1)} MB; duration ${p.durationSeconds.toFixed(3)} s at ${p.sampleRate} Hz; ${p.channels.length} channel(s) x ${p.length} peaks`);
-    console.log(`  first view : ${first.ms.toFixed(0)} ms, peak RSS +${first.rssAddedMb} MB (process ${first.peakRssMb} MB), peak heap+buffers +${first.heapAddedMb} MB, longest event-loop stall ${first.maxLoopDelayMs.toFixed(0)} ms`);
-    console.log(`  cached     : ${cached.ms.toFixed(1)} ms (fromCache ${cached.result.fromCache}), cache file ${(fs.readdirSync(cacheDir).reduce((s, f) => s + fs.statSync(path.join(cacheDir, f)).size, 0) / 1024).toFixed(0)} KB\n`);
+    console.log(
+      `  file ${sizeMb.toFixed(1)} MB; duration ${p.durationSeconds.toFixed(3)} s at ${p.sampleRate} Hz; ${p.channels.length} channel(s) x ${p.length} peaks`,
+    );
+    console.log(
+      `  first view : ${first.ms.toFixed(0)} ms, peak RSS +${first.rssAddedMb} MB (process ${first.peakRssMb} MB), peak heap+buffers +${first.heapAddedMb} MB, longest event-loop stall ${first.maxLoopDelayMs.toFixed(0)} ms`,
+    );
+    console.log(
+      `  cached     : ${cached.ms.toFixed(1)} ms (fromCache ${cached.result.fromCache}), cache file ${(fs.readdirSync(cacheDir).reduce((s, f) => s + fs.statSync(path.join(cacheDir, f)).size, 0) / 1024).toFixed(0)} KB\n`,
+    );
     fs.rmSync(cacheDir, { recursive: true, force: true });
     await server.close();
   }

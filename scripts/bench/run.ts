@@ -39,7 +39,12 @@ import { createSession, type Session } from '../../electron/main/session';
 import { createSettingsStore } from '../../electron/main/settings';
 import { API_METHODS } from '../../electron/shared/contract';
 import { CHROMIUM_ARGS, chromiumPath } from '../../test/e2e/harness';
-import { buildTranscript, generateRecording, type LongCallServerOptions, type WireLogEntry } from '../../test/fixtures/long-call';
+import {
+  buildTranscript,
+  generateRecording,
+  type LongCallServerOptions,
+  type WireLogEntry,
+} from '../../test/fixtures/long-call';
 import { memoryAdded, pageRendererPid, readMemory } from './memory';
 import { startBenchServer } from './server';
 import { median, percentile } from './stats';
@@ -67,7 +72,11 @@ type PathName = 'vr' | 'wavesurfer' | 'bare';
 type LinkName = 'loopback' | '16 Mbit/s';
 type CallName = '1 min' | '40 min';
 
-const PATH_LABEL: Record<PathName, string> = { vr: 'Voice Review', wavesurfer: 'wavesurfer full fetch', bare: 'bare <audio>' };
+const PATH_LABEL: Record<PathName, string> = {
+  vr: 'Voice Review',
+  wavesurfer: 'wavesurfer full fetch',
+  bare: 'bare <audio>',
+};
 
 interface Args {
   runs: number;
@@ -78,7 +87,13 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { runs: 5, links: ['loopback', '16 Mbit/s'], build: true, paths: ['bare', 'wavesurfer', 'vr'], transcript: true };
+  const args: Args = {
+    runs: 5,
+    links: ['loopback', '16 Mbit/s'],
+    build: true,
+    paths: ['bare', 'wavesurfer', 'vr'],
+    transcript: true,
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--runs') args.runs = Number(argv[++i]);
@@ -88,7 +103,10 @@ function parseArgs(argv: string[]): Args {
     else if (arg === '--skip-build') args.build = false;
     else if (arg === '--no-transcript') args.transcript = false;
     else if (arg.startsWith('--paths=')) args.paths = arg.slice('--paths='.length).split(',') as PathName[];
-    else throw new Error(`Unknown option ${arg}. Options: --runs N, --loopback, --throttle, --skip-build, --paths=vr,wavesurfer,bare, --no-transcript`);
+    else
+      throw new Error(
+        `Unknown option ${arg}. Options: --runs N, --loopback, --throttle, --skip-build, --paths=vr,wavesurfer,bare, --no-transcript`,
+      );
   }
   if (!Number.isInteger(args.runs) || args.runs < 1) throw new Error('--runs must be a whole number >= 1');
   return args;
@@ -112,7 +130,18 @@ interface Cell {
 }
 
 function emptyCell(): Cell {
-  return { firstAudioMs: [], mediaFirstAudioMs: [], waveformMs: [], waveformCachedMs: [], cachedFromDisk: [], processBytes: [], jsHeapBytes: [], notes: new Set(), steps: new Map(), mainLoopMaxDelayMs: [] };
+  return {
+    firstAudioMs: [],
+    mediaFirstAudioMs: [],
+    waveformMs: [],
+    waveformCachedMs: [],
+    cachedFromDisk: [],
+    processBytes: [],
+    jsHeapBytes: [],
+    notes: new Set(),
+    steps: new Map(),
+    mainLoopMaxDelayMs: [],
+  };
 }
 
 /** Step times of a Voice Review view, ms after the action (null when the step did not happen). */
@@ -148,7 +177,8 @@ interface BenchState {
   error: string | null;
 }
 
-const readState = (page: Page): Promise<BenchState> => page.evaluate<BenchState>('JSON.parse(JSON.stringify(window.__bench))');
+const readState = (page: Page): Promise<BenchState> =>
+  page.evaluate<BenchState>('JSON.parse(JSON.stringify(window.__bench))');
 
 function log(message: string): void {
   process.stderr.write(`${message}\n`);
@@ -250,14 +280,23 @@ async function measureWaveSurfer(browser: Browser, origin: string, sid: string):
   const pid = await pageRendererPid(browser, page, session);
   const before = await readMemory(pid, session);
   await page.evaluate(`window.__bench.startWaveSurfer(${JSON.stringify(recordingPath(sid))})`);
-  await waitFor(page, `(${FIRST_AUDIO_DONE}) && (window.__bench.waveformAt !== null || window.__bench.error !== null)`, 'first audio and waveform (wavesurfer)');
+  await waitFor(
+    page,
+    `(${FIRST_AUDIO_DONE}) && (window.__bench.waveformAt !== null || window.__bench.error !== null)`,
+    'first audio and waveform (wavesurfer)',
+  );
   const state = await readState(page);
   if (state.error) throw new Error(state.error);
   await waitUntilPageTime(page, Math.max(state.playingAt!, state.waveformAt!) + 1000);
   const added = memoryAdded(before, await readMemory(pid, session));
   await page.context().close();
   // Its media element gets a src only after the whole download: no media-level figure.
-  return { firstAudioMs: state.playingAt! - state.t0!, mediaFirstAudioMs: null, waveformMs: state.waveformAt! - state.t0!, ...added };
+  return {
+    firstAudioMs: state.playingAt! - state.t0!,
+    mediaFirstAudioMs: null,
+    waveformMs: state.waveformAt! - state.t0!,
+    ...added,
+  };
 }
 
 /** Opens the app, puts `sid` in the SID field; resolves when the page is ready for startApp. */
@@ -269,7 +308,8 @@ async function openApp(page: Page, origin: string, sid: string): Promise<void> {
   await field.fill(sid);
 }
 
-const WAVEFORM_DONE = 'window.__bench.waveformAt !== null || window.__bench.peaksError !== null || window.__bench.error !== null';
+const WAVEFORM_DONE =
+  'window.__bench.waveformAt !== null || window.__bench.peaksError !== null || window.__bench.error !== null';
 
 async function measureApp(browser: Browser, origin: string, sid: string, marker: string): Promise<Measured> {
   const { page, errors } = await openPage(browser, `${origin}/index.html`, true);
@@ -281,7 +321,8 @@ async function measureApp(browser: Browser, origin: string, sid: string, marker:
   await page.evaluate(`window.__bench.startApp(${JSON.stringify({ autoPlay: true, marker })})`);
   await waitFor(page, `(${FIRST_AUDIO_DONE}) && (${WAVEFORM_DONE})`, 'first audio and waveform (Voice Review)');
   const state = await readState(page);
-  if (state.error) throw new Error(`${state.error}${errors.length ? `; page errors: ${errors.slice(0, 3).join(' | ')}` : ''}`);
+  if (state.error)
+    throw new Error(`${state.error}${errors.length ? `; page errors: ${errors.slice(0, 3).join(' | ')}` : ''}`);
   await waitUntilPageTime(page, Math.max(state.playingAt!, state.waveformAt ?? state.peaksAt ?? 0) + 1000);
   const added = memoryAdded(before, await readMemory(pid, session));
   const firstAudioMs = state.playingAt! - state.t0!;
@@ -335,22 +376,39 @@ async function measureTranscripts(
   for (const call of calls) {
     await openApp(page, origin, call.sid);
     await page.evaluate(`window.__bench.startApp(${JSON.stringify({ autoPlay: false, marker: call.marker })})`);
-    await waitFor(page, 'window.__bench.paintedAt !== null || window.__bench.error !== null', `transcript of ${call.size} entries`, 30_000);
+    await waitFor(
+      page,
+      'window.__bench.paintedAt !== null || window.__bench.error !== null',
+      `transcript of ${call.size} entries`,
+      30_000,
+    );
     const state = await readState(page);
     if (state.error) throw new Error(state.error);
     (call.size === 500 ? into.paint500Ms : into.paint5000Ms).push(state.paintedAt! - state.responseAt!);
     // Let the waveform finish so the next sample does not overlap this call's peaks work.
-    await waitFor(page, WAVEFORM_DONE, 'waveform after the transcript sample').catch((e: Error) => into.notes.add(e.message.slice(0, 120)));
+    await waitFor(page, WAVEFORM_DONE, 'waveform after the transcript sample').catch((e: Error) =>
+      into.notes.add(e.message.slice(0, 120)),
+    );
     if (call.size === 500 && !ticked500) {
       ticked500 = true;
-      await waitFor(page, '!!document.querySelector("audio") && document.querySelector("audio").readyState >= 1', 'media metadata', 30_000);
+      await waitFor(
+        page,
+        '!!document.querySelector("audio") && document.querySelector("audio").readyState >= 1',
+        'media metadata',
+        30_000,
+      );
       const ticks = await page.evaluate<Array<{ ms: number }>>(
         `window.__bench.measureTicks(${JSON.stringify({ count: TICKS_PER_VIEW, startSeconds: 600, rate: 2 })})`,
       );
       into.tick500Ms.push(...ticks.map((t) => t.ms));
     }
     if (call.size === 5000) {
-      await waitFor(page, '!!document.querySelector("audio") && document.querySelector("audio").readyState >= 1', 'media metadata', 30_000);
+      await waitFor(
+        page,
+        '!!document.querySelector("audio") && document.querySelector("audio").readyState >= 1',
+        'media metadata',
+        30_000,
+      );
       const ticks = await page.evaluate<Array<{ ms: number; active: string | null }>>(
         `window.__bench.measureTicks(${JSON.stringify({ count: TICKS_PER_VIEW, startSeconds: 600, rate: 2 })})`,
       );
@@ -375,7 +433,9 @@ function tag(entries: WireLogEntry[], label: string): WireLogEntry[] {
  * Starts test/fixtures/long-call.ts's service in a child process (scripts/bench/long-call-service.ts)
  * and resolves with its base URL, key and interaction SIDs (in the order of `options.recordings`).
  */
-async function startLongCallService(options: LongCallServerOptions): Promise<{ baseUrl: string; apiKey: string; sids: string[]; close(): Promise<void> }> {
+async function startLongCallService(
+  options: LongCallServerOptions,
+): Promise<{ baseUrl: string; apiKey: string; sids: string[]; close(): Promise<void> }> {
   const dir = mkdtempSync(join(os.tmpdir(), 'voice-review-bench-service-'));
   const optionsFile = join(dir, 'options.json');
   writeFileSync(optionsFile, JSON.stringify(options));
@@ -386,7 +446,8 @@ async function startLongCallService(options: LongCallServerOptions): Promise<{ b
   const ready = await new Promise<{ baseUrl: string; apiKey: string; sids: string[] }>((resolvePromise, reject) => {
     const lines = createInterface({ input: child.stdout! });
     lines.on('line', (line) => {
-      if (line.startsWith('READY ')) resolvePromise(JSON.parse(line.slice('READY '.length)) as { baseUrl: string; apiKey: string; sids: string[] });
+      if (line.startsWith('READY '))
+        resolvePromise(JSON.parse(line.slice('READY '.length)) as { baseUrl: string; apiKey: string; sids: string[] });
     });
     child.once('exit', (code) => reject(new Error(`The long-call service exited with code ${code}`)));
   });
@@ -407,8 +468,12 @@ async function startLink(link: LinkName, files: { oneMinute: string; fortyMinute
     '1 min': tag(buildTranscript(60, 20), 'call 1 min'),
     '40 min': tag(buildTranscript(2400, 500), 'call 40 min'),
   };
-  const transcript500 = Array.from({ length: TRANSCRIPT_500_VIEWS }, (_, k) => tag(buildTranscript(2400, 500), `t500 ${k}`));
-  const transcript5000 = Array.from({ length: TRANSCRIPT_5000_VIEWS }, (_, k) => tag(buildTranscript(2400, 5000), `t5000 ${k}`));
+  const transcript500 = Array.from({ length: TRANSCRIPT_500_VIEWS }, (_, k) =>
+    tag(buildTranscript(2400, 500), `t500 ${k}`),
+  );
+  const transcript5000 = Array.from({ length: TRANSCRIPT_5000_VIEWS }, (_, k) =>
+    tag(buildTranscript(2400, 5000), `t5000 ${k}`),
+  );
   const longCalls = await startLongCallService({
     bytesPerSecond: link === '16 Mbit/s' ? SIXTEEN_MBIT : undefined,
     recordings: [
@@ -451,7 +516,9 @@ async function startLink(link: LinkName, files: { oneMinute: string; fortyMinute
     handlers: () => handlers,
   });
   origin = server.origin;
-  const connected = await handlers.connect([{ name: `Long calls (${link})`, baseUrl: longCalls.baseUrl, apiKey: longCalls.apiKey }]);
+  const connected = await handlers.connect([
+    { name: `Long calls (${link})`, baseUrl: longCalls.baseUrl, apiKey: longCalls.apiKey },
+  ]);
   if (!connected.ok) throw new Error(`Could not connect to the long-call service: ${JSON.stringify(connected.error)}`);
   const byIndex = longCalls.sids.map((sid) => ({ sid }));
   return {
@@ -459,8 +526,16 @@ async function startLink(link: LinkName, files: { oneMinute: string; fortyMinute
     sids: { '1 min': byIndex[0]!.sid, '40 min': byIndex[1]!.sid } as Record<CallName, string>,
     markers: { '1 min': calls['1 min'][0]!.message, '40 min': calls['40 min'][0]!.message } as Record<CallName, string>,
     transcriptCalls: [
-      ...transcript500.map((entries, k) => ({ size: 500 as const, sid: byIndex[2 + k]!.sid, marker: entries[0]!.message })),
-      ...transcript5000.map((entries, k) => ({ size: 5000 as const, sid: byIndex[2 + TRANSCRIPT_500_VIEWS + k]!.sid, marker: entries[0]!.message })),
+      ...transcript500.map((entries, k) => ({
+        size: 500 as const,
+        sid: byIndex[2 + k]!.sid,
+        marker: entries[0]!.message,
+      })),
+      ...transcript5000.map((entries, k) => ({
+        size: 5000 as const,
+        sid: byIndex[2 + TRANSCRIPT_500_VIEWS + k]!.sid,
+        marker: entries[0]!.message,
+      })),
     ],
     /** A fresh peaks service (empty disk cache) for the next run. */
     freshPeaks() {
@@ -477,20 +552,27 @@ async function startLink(link: LinkName, files: { oneMinute: string; fortyMinute
 
 // ---- output ------------------------------------------------------------------------------
 
-const ms = (v: number | null | undefined): string => (v === null || v === undefined || !Number.isFinite(v) ? '—' : `${Math.round(v)} ms`);
-const mb = (bytes: number | undefined): string => (bytes === undefined || !Number.isFinite(bytes) ? '—' : `${bytes >= 0 ? '+' : ''}${(bytes / 1e6).toFixed(1)} MB`);
+const ms = (v: number | null | undefined): string =>
+  v === null || v === undefined || !Number.isFinite(v) ? '—' : `${Math.round(v)} ms`;
+const mb = (bytes: number | undefined): string =>
+  bytes === undefined || !Number.isFinite(bytes) ? '—' : `${bytes >= 0 ? '+' : ''}${(bytes / 1e6).toFixed(1)} MB`;
 const ratio = (v: number): string => (Number.isFinite(v) ? `${v.toFixed(2)}x` : '—');
 
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
-  return rows.map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ')).join('\n');
+  return rows
+    .map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  '))
+    .join('\n');
 }
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   if (args.build) {
     log(`Building the renderer into ${OUT_DIR} ...`);
-    execFileSync('npx', ['electron-vite', 'build', '--outDir', OUT_DIR], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync('npx', ['electron-vite', 'build', '--outDir', OUT_DIR], {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
   }
   log('Generating recordings ...');
   const files = {
@@ -504,7 +586,15 @@ async function main(): Promise<void> {
     if (!cells.has(key)) cells.set(key, emptyCell());
     return cells.get(key)!;
   };
-  const transcript: TranscriptSamples = { paint500Ms: [], paint5000Ms: [], tickMs: [], tick500Ms: [], tickChanges: 0, ticks: 0, notes: new Set() };
+  const transcript: TranscriptSamples = {
+    paint500Ms: [],
+    paint5000Ms: [],
+    tickMs: [],
+    tick500Ms: [],
+    tickChanges: 0,
+    ticks: 0,
+    notes: new Set(),
+  };
   let chromiumVersion = '';
 
   for (const link of args.links) {
@@ -523,8 +613,10 @@ async function main(): Promise<void> {
             try {
               const sid = setup.sids[call];
               const result =
-                path === 'bare' ? await measureBare(browser, setup.origin, sid)
-                  : path === 'wavesurfer' ? await measureWaveSurfer(browser, setup.origin, sid)
+                path === 'bare'
+                  ? await measureBare(browser, setup.origin, sid)
+                  : path === 'wavesurfer'
+                    ? await measureWaveSurfer(browser, setup.origin, sid)
                     : await measureApp(browser, setup.origin, sid, setup.markers[call]);
               if (result.firstAudioMs !== null) target.firstAudioMs.push(result.firstAudioMs);
               if (result.mediaFirstAudioMs !== null) target.mediaFirstAudioMs.push(result.mediaFirstAudioMs);
@@ -533,7 +625,8 @@ async function main(): Promise<void> {
               target.jsHeapBytes.push(result.jsHeapBytes);
               if (result.waveformCachedMs !== undefined && result.waveformCachedMs !== null) {
                 target.waveformCachedMs.push(result.waveformCachedMs);
-                if (result.cachedFromDisk !== undefined && result.cachedFromDisk !== null) target.cachedFromDisk.push(result.cachedFromDisk);
+                if (result.cachedFromDisk !== undefined && result.cachedFromDisk !== null)
+                  target.cachedFromDisk.push(result.cachedFromDisk);
               }
               if (result.note) target.notes.add(result.note);
               if (path === 'vr') target.mainLoopMaxDelayMs.push(loop.max / 1e6);
@@ -552,7 +645,9 @@ async function main(): Promise<void> {
           }
         }
         if (args.transcript && args.paths.includes('vr') && link === args.links[0]) {
-          log(`[${link}] run ${run}/${args.runs}: transcripts (${TRANSCRIPT_500_VIEWS} x 500, ${TRANSCRIPT_5000_VIEWS} x 5,000 entries)`);
+          log(
+            `[${link}] run ${run}/${args.runs}: transcripts (${TRANSCRIPT_500_VIEWS} x 500, ${TRANSCRIPT_5000_VIEWS} x 5,000 entries)`,
+          );
           const browser = await launch();
           try {
             await measureTranscripts(browser, setup.origin, setup.transcriptCalls, transcript);
@@ -574,24 +669,58 @@ async function main(): Promise<void> {
   const out: string[] = [];
   const size40 = (statSync(files.fortyMinutes).size / 1e6).toFixed(1);
   out.push(`Voice Review benchmark — medians of ${args.runs} run(s) (npm run bench)`);
-  if (PRELOAD_OVERRIDE) out.push(`DIAGNOSTIC RUN: the app's media element preload forced to "${PRELOAD_OVERRIDE}" (BENCH_PRELOAD)`);
-  out.push(`Machine: ${cpu}, ${os.cpus().length} cores, ${(os.totalmem() / 1e9).toFixed(1)} GB RAM, Linux ${os.release()}; Node ${process.version}; Chromium ${chromiumVersion} (headless, /usr/bin/chromium)`);
-  out.push(`Recordings: 1 min and 40 min, 8 kHz mono MP3 at 32 kbit/s (40 min = ${size40} MB), generated by test/fixtures/long-call.ts,`);
-  out.push('served by the demo service and the app\'s recording protocol handler on 127.0.0.1; "16 Mbit/s" throttles recording bodies to 2,000,000 B/s.');
-  out.push('First audio: user action -> media element "playing" (currentTime then advancing); the action is "Show call" in Voice Review (Play pressed');
-  out.push('as soon as it is enabled), WaveSurfer.create({url, autoplay}) for wavesurfer, src + play() for bare <audio>. "From media src": from the');
-  out.push('moment the page has the media element with its src (Voice Review: first seen by a MutationObserver; bare: same as first audio).');
+  if (PRELOAD_OVERRIDE)
+    out.push(`DIAGNOSTIC RUN: the app's media element preload forced to "${PRELOAD_OVERRIDE}" (BENCH_PRELOAD)`);
+  out.push(
+    `Machine: ${cpu}, ${os.cpus().length} cores, ${(os.totalmem() / 1e9).toFixed(1)} GB RAM, Linux ${os.release()}; Node ${process.version}; Chromium ${chromiumVersion} (headless, /usr/bin/chromium)`,
+  );
+  out.push(
+    `Recordings: 1 min and 40 min, 8 kHz mono MP3 at 32 kbit/s (40 min = ${size40} MB), generated by test/fixtures/long-call.ts,`,
+  );
+  out.push(
+    'served by the demo service and the app\'s recording protocol handler on 127.0.0.1; "16 Mbit/s" throttles recording bodies to 2,000,000 B/s.',
+  );
+  out.push(
+    'First audio: user action -> media element "playing" (currentTime then advancing); the action is "Show call" in Voice Review (Play pressed',
+  );
+  out.push(
+    'as soon as it is enabled), WaveSurfer.create({url, autoplay}) for wavesurfer, src + play() for bare <audio>. "From media src": from the',
+  );
+  out.push(
+    'moment the page has the media element with its src (Voice Review: first seen by a MutationObserver; bare: same as first audio).',
+  );
   out.push('Waveform: user action -> waveform drawn and painted;');
-  out.push('cached = second view in the same app session (page reloaded, peaks from the main-side disk cache). Memory: PSS of the page\'s');
-  out.push('renderer process (/proc/<pid>/smaps_rollup; PID from CDP SystemInfo.getProcessInfo, told apart by a 128 MB ballast) and JS heap');
-  out.push('(CDP Performance.getMetrics JSHeapUsedSize), both after a forced GC, before the action vs 1 s after first audio and waveform.');
-  out.push('Each measurement runs in a fresh browser (new profile) after a 0.25 s warm-up sound; the long-call API runs in a child process;');
-  out.push('the recording protocol handler, handler table and peaks service run in this process, as they share Electron\'s main process.');
+  out.push(
+    "cached = second view in the same app session (page reloaded, peaks from the main-side disk cache). Memory: PSS of the page's",
+  );
+  out.push(
+    'renderer process (/proc/<pid>/smaps_rollup; PID from CDP SystemInfo.getProcessInfo, told apart by a 128 MB ballast) and JS heap',
+  );
+  out.push(
+    '(CDP Performance.getMetrics JSHeapUsedSize), both after a forced GC, before the action vs 1 s after first audio and waveform.',
+  );
+  out.push(
+    'Each measurement runs in a fresh browser (new profile) after a 0.25 s warm-up sound; the long-call API runs in a child process;',
+  );
+  out.push(
+    "the recording protocol handler, handler table and peaks service run in this process, as they share Electron's main process.",
+  );
   out.push('');
 
   for (const link of args.links) {
     for (const call of ['1 min', '40 min'] as CallName[]) {
-      const rows: string[][] = [[`${call} call · ${link}`, 'first audio', 'from media src', 'waveform', 'waveform cached', 'renderer memory', 'JS heap', 'runs']];
+      const rows: string[][] = [
+        [
+          `${call} call · ${link}`,
+          'first audio',
+          'from media src',
+          'waveform',
+          'waveform cached',
+          'renderer memory',
+          'JS heap',
+          'runs',
+        ],
+      ];
       for (const path of args.paths) {
         const c = cell(link, call, path);
         rows.push([
@@ -610,34 +739,69 @@ async function main(): Promise<void> {
         const c = cell(link, call, path);
         if (path === 'vr' && c.steps.size) {
           const parts = [...c.steps].map(([name, values]) => `${name} ${ms(median(values))}`);
-          out.push(`  Voice Review steps (medians, ms after "Show call"): ${parts.filter((p) => !p.startsWith('cached')).join(', ')}`);
+          out.push(
+            `  Voice Review steps (medians, ms after "Show call"): ${parts.filter((p) => !p.startsWith('cached')).join(', ')}`,
+          );
           out.push(`    ${parts.filter((p) => p.startsWith('cached')).join(', ')}`);
         }
         if (path === 'vr' && c.mainLoopMaxDelayMs.length) {
-          out.push(`  main-process event loop (recording protocol, IPC handlers, peaks): longest delay during a Voice Review measurement ${ms(median(c.mainLoopMaxDelayMs))} (median of runs)`);
+          out.push(
+            `  main-process event loop (recording protocol, IPC handlers, peaks): longest delay during a Voice Review measurement ${ms(median(c.mainLoopMaxDelayMs))} (median of runs)`,
+          );
         }
-        if (path === 'vr' && c.cachedFromDisk.length) out.push(`  Voice Review cached view: peaks reported fromCache=${c.cachedFromDisk.filter(Boolean).length}/${c.cachedFromDisk.length}`);
+        if (path === 'vr' && c.cachedFromDisk.length)
+          out.push(
+            `  Voice Review cached view: peaks reported fromCache=${c.cachedFromDisk.filter(Boolean).length}/${c.cachedFromDisk.length}`,
+          );
         for (const note of c.notes) out.push(`  note (${PATH_LABEL[path]}): ${note}`);
       }
       const vr = median(cell(link, call, 'vr').firstAudioMs);
       const vrMedia = median(cell(link, call, 'vr').mediaFirstAudioMs);
       const bare = median(cell(link, call, 'bare').firstAudioMs);
       const full = median(cell(link, call, 'wavesurfer').firstAudioMs);
-      out.push(`  ratios: VR / bare <audio> first audio = ${ratio(vrMedia / bare)} from media src, ${ratio(vr / bare)} from "Show call"; full fetch / VR (from "Show call") = ${ratio(full / vr)}`);
+      out.push(
+        `  ratios: VR / bare <audio> first audio = ${ratio(vrMedia / bare)} from media src, ${ratio(vr / bare)} from "Show call"; full fetch / VR (from "Show call") = ${ratio(full / vr)}`,
+      );
       out.push('');
     }
   }
 
   if (args.transcript && args.paths.includes('vr')) {
-    out.push(table([
-      ['Transcript (Voice Review, 40-min call)', 'median', 'p95', 'samples'],
-      ['500 entries: painted after the response', ms(median(transcript.paint500Ms)), ms(percentile(transcript.paint500Ms, 95)), String(transcript.paint500Ms.length)],
-      ['5,000 entries: painted after the response', ms(median(transcript.paint5000Ms)), ms(percentile(transcript.paint5000Ms, 95)), String(transcript.paint5000Ms.length)],
-      ['5,000 entries: highlight update per tick', `${median(transcript.tickMs).toFixed(2)} ms`, `${percentile(transcript.tickMs, 95).toFixed(2)} ms`, String(transcript.tickMs.length)],
-      ['500 entries: update per tick (for comparison)', `${median(transcript.tick500Ms).toFixed(2)} ms`, `${percentile(transcript.tick500Ms, 95).toFixed(2)} ms`, String(transcript.tick500Ms.length)],
-    ]));
-    out.push(`  ticks: playback at 2x from 10:00, ${transcript.tickChanges} of ${transcript.ticks} ticks moved the highlight; time = 'timeupdate' capture on window -> end of`);
-    out.push('  a listener after the app\'s that forces style and layout (document.body.offsetHeight); it includes everything the app does on a');
+    out.push(
+      table([
+        ['Transcript (Voice Review, 40-min call)', 'median', 'p95', 'samples'],
+        [
+          '500 entries: painted after the response',
+          ms(median(transcript.paint500Ms)),
+          ms(percentile(transcript.paint500Ms, 95)),
+          String(transcript.paint500Ms.length),
+        ],
+        [
+          '5,000 entries: painted after the response',
+          ms(median(transcript.paint5000Ms)),
+          ms(percentile(transcript.paint5000Ms, 95)),
+          String(transcript.paint5000Ms.length),
+        ],
+        [
+          '5,000 entries: highlight update per tick',
+          `${median(transcript.tickMs).toFixed(2)} ms`,
+          `${percentile(transcript.tickMs, 95).toFixed(2)} ms`,
+          String(transcript.tickMs.length),
+        ],
+        [
+          '500 entries: update per tick (for comparison)',
+          `${median(transcript.tick500Ms).toFixed(2)} ms`,
+          `${percentile(transcript.tick500Ms, 95).toFixed(2)} ms`,
+          String(transcript.tick500Ms.length),
+        ],
+      ]),
+    );
+    out.push(
+      `  ticks: playback at 2x from 10:00, ${transcript.tickChanges} of ${transcript.ticks} ticks moved the highlight; time = 'timeupdate' capture on window -> end of`,
+    );
+    out.push(
+      "  a listener after the app's that forces style and layout (document.body.offsetHeight); it includes everything the app does on a",
+    );
     out.push('  tick (transcript highlight and the waveform cursor). Painted = response in the renderer -> first');
     out.push('  row in the DOM -> next frame painted (requestAnimationFrame, then a task).');
     for (const note of transcript.notes) out.push(`  note: ${note}`);
@@ -652,34 +816,66 @@ async function main(): Promise<void> {
     const run = args.links.includes(link);
     const vr = median(cell(link, '40 min', 'vr').mediaFirstAudioMs);
     const bare = median(cell(link, '40 min', 'bare').firstAudioMs);
-    targetRows.push([`40 min, first audio within 1.3x of bare <audio>, from media src (${link})`, ratio(vr / bare), verdict(run && has(vr / bare) ? vr / bare <= 1.3 : null)]);
+    targetRows.push([
+      `40 min, first audio within 1.3x of bare <audio>, from media src (${link})`,
+      ratio(vr / bare),
+      verdict(run && has(vr / bare) ? vr / bare <= 1.3 : null),
+    ]);
   }
   {
     const vr = median(cell('16 Mbit/s', '40 min', 'vr').firstAudioMs);
     const full = median(cell('16 Mbit/s', '40 min', 'wavesurfer').firstAudioMs);
-    targetRows.push(['40 min, first audio >= 25x faster than full fetch (16 Mbit/s)', ratio(full / vr), verdict(has(full / vr) ? full / vr >= 25 : null)]);
+    targetRows.push([
+      '40 min, first audio >= 25x faster than full fetch (16 Mbit/s)',
+      ratio(full / vr),
+      verdict(has(full / vr) ? full / vr >= 25 : null),
+    ]);
   }
   for (const link of args.links) {
     const first = median(cell(link, '40 min', 'vr').waveformMs);
     const cached = median(cell(link, '40 min', 'vr').waveformCachedMs);
     if (link === 'loopback') {
-      targetRows.push([`40 min, waveform complete on first view < 1500 ms (${link})`, ms(first), verdict(has(first) ? first < 1500 : args.paths.includes('vr') ? false : null)]);
+      targetRows.push([
+        `40 min, waveform complete on first view < 1500 ms (${link})`,
+        ms(first),
+        verdict(has(first) ? first < 1500 : args.paths.includes('vr') ? false : null),
+      ]);
     } else {
       // Peaks need the whole file: at 2,000,000 B/s its download alone takes size / rate.
       const floor = (statSync(files.fortyMinutes).size / SIXTEEN_MBIT) * 1000;
-      targetRows.push([`40 min, waveform on first view (${link}; the download alone takes ${ms(floor)})`, ms(first), 'INFO']);
+      targetRows.push([
+        `40 min, waveform on first view (${link}; the download alone takes ${ms(floor)})`,
+        ms(first),
+        'INFO',
+      ]);
     }
-    targetRows.push([`40 min, waveform complete when cached < 100 ms (${link})`, ms(cached), verdict(has(cached) ? cached < 100 : args.paths.includes('vr') ? false : null)]);
+    targetRows.push([
+      `40 min, waveform complete when cached < 100 ms (${link})`,
+      ms(cached),
+      verdict(has(cached) ? cached < 100 : args.paths.includes('vr') ? false : null),
+    ]);
   }
   for (const link of args.links) {
     const memory = median(cell(link, '40 min', 'vr').processBytes);
-    targetRows.push([`40 min, renderer memory added < 50 MB (${link})`, mb(memory), verdict(has(memory) ? memory < 50e6 : null)]);
+    targetRows.push([
+      `40 min, renderer memory added < 50 MB (${link})`,
+      mb(memory),
+      verdict(has(memory) ? memory < 50e6 : null),
+    ]);
   }
   if (args.transcript && args.paths.includes('vr')) {
     const p95 = percentile(transcript.paint500Ms, 95);
-    targetRows.push(['500 entries painted < 100 ms after the response (p95)', ms(p95), verdict(has(p95) ? p95 < 100 : false)]);
+    targetRows.push([
+      '500 entries painted < 100 ms after the response (p95)',
+      ms(p95),
+      verdict(has(p95) ? p95 < 100 : false),
+    ]);
     const tick = percentile(transcript.tickMs, 95);
-    targetRows.push(['5,000 entries, highlight update < 2 ms per tick (p95)', has(tick) ? `${tick.toFixed(2)} ms` : '—', verdict(has(tick) ? tick < 2 : false)]);
+    targetRows.push([
+      '5,000 entries, highlight update < 2 ms per tick (p95)',
+      has(tick) ? `${tick.toFixed(2)} ms` : '—',
+      verdict(has(tick) ? tick < 2 : false),
+    ]);
   }
   out.push(table(targetRows));
   process.stdout.write(`${out.join('\n')}\n`);

@@ -107,7 +107,10 @@ async function serve(req: IncomingMessage, res: ServerResponse, options: BenchSe
       ? await options.handlers()[method](args)
       : { ok: false, error: { kind: 'bad_input', message: 'Unknown method' } };
     const body = JSON.stringify(result);
-    res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
+    res.writeHead(200, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': Buffer.byteLength(body),
+    });
     res.end(body);
     return;
   }
@@ -120,7 +123,11 @@ async function serve(req: IncomingMessage, res: ServerResponse, options: BenchSe
     return;
   }
   if (path === '/bench/warmup.wav') {
-    res.writeHead(200, { 'Content-Type': 'audio/wav', 'Content-Length': WARMUP_WAV.length, 'Cache-Control': 'no-store' });
+    res.writeHead(200, {
+      'Content-Type': 'audio/wav',
+      'Content-Length': WARMUP_WAV.length,
+      'Cache-Control': 'no-store',
+    });
     res.end(WARMUP_WAV);
     return;
   }

@@ -63,7 +63,14 @@ describe('phones', () => {
     await form.getByLabel('Outbound agent SID').fill('agent_99999999-2222-4333-8444-555555555555');
     await form.getByLabel('Name').fill('Will not be saved');
     const realUpdate = h.handlers.updatePhone;
-    h.handlers.updatePhone = async () => ({ ok: false, error: { kind: 'server', status: 503, message: 'demo.local had a problem answering (HTTP 503). Try again in a moment.' } });
+    h.handlers.updatePhone = async () => ({
+      ok: false,
+      error: {
+        kind: 'server',
+        status: 503,
+        message: 'demo.local had a problem answering (HTTP 503). Try again in a moment.',
+      },
+    });
     try {
       await form.getByRole('button', { name: 'Save changes' }).click();
       await form.getByRole('alert').waitFor();
@@ -99,7 +106,10 @@ describe('SIP trunks', () => {
     const trunks = await value<SipTrunk[]>(h.handlers.listSipTrunks([]));
     // A double click made one trunk each.
     expect(trunks.filter((t) => t.name === 'E2E PBX with auth')).toHaveLength(1);
-    expect(trunks.find((t) => t.name === 'E2E PBX with auth')).toMatchObject({ sipUsername: 'e2e-user', terminationUri: 'sips:pbx.e2e.example.com:5061' });
+    expect(trunks.find((t) => t.name === 'E2E PBX with auth')).toMatchObject({
+      sipUsername: 'e2e-user',
+      terminationUri: 'sips:pbx.e2e.example.com:5061',
+    });
     expect(trunks.find((t) => t.name === 'E2E open trunk')?.sipUsername ?? null).toBeNull();
   });
 
@@ -148,8 +158,17 @@ describe('webhooks', () => {
 
     await h.page.reload();
     await section('Webhooks');
-    await h.page.getByRole('region', { name: 'Webhooks' }).getByRole('button', { name: /^Open / }).first().waitFor();
-    await expect(h.page.getByRole('region', { name: 'Webhooks' }).getByRole('button', { name: `Open ${target.url}` }).count()).resolves.toBe(0);
+    await h.page
+      .getByRole('region', { name: 'Webhooks' })
+      .getByRole('button', { name: /^Open / })
+      .first()
+      .waitFor();
+    await expect(
+      h.page
+        .getByRole('region', { name: 'Webhooks' })
+        .getByRole('button', { name: `Open ${target.url}` })
+        .count(),
+    ).resolves.toBe(0);
   });
 
   it('a failed delete brings the row back with the error', async () => {
@@ -157,12 +176,17 @@ describe('webhooks', () => {
     const target = hooks[0]!;
     const region = h.page.getByRole('region', { name: 'Webhooks' });
     const realDelete = h.handlers.deleteWebhook;
-    h.handlers.deleteWebhook = async () => ({ ok: false, error: { kind: 'network', message: 'Could not reach demo: the connection was refused.' } });
+    h.handlers.deleteWebhook = async () => ({
+      ok: false,
+      error: { kind: 'network', message: 'Could not reach demo: the connection was refused.' },
+    });
     try {
       await region.getByRole('button', { name: `Delete ${target.url}` }).click();
       await h.page.getByRole('dialog').getByRole('button', { name: 'Delete webhook' }).click();
       await region.getByRole('alert').waitFor();
-      await expect(region.getByRole('alert').innerText()).resolves.toMatch(/was not deleted[\s\S]*connection was refused/);
+      await expect(region.getByRole('alert').innerText()).resolves.toMatch(
+        /was not deleted[\s\S]*connection was refused/,
+      );
       await expect(region.getByRole('button', { name: `Open ${target.url}` }).isVisible()).resolves.toBe(true);
     } finally {
       h.handlers.deleteWebhook = realDelete;

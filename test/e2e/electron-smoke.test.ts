@@ -36,7 +36,9 @@ describe.skipIf(!electronInstalled)('the packaged shell in real Electron', () =>
         return {
           origin: window.location.origin,
           api: Object.keys(api).sort(),
-          nonFunctions: Object.entries(api).filter(([, v]) => typeof v !== 'function').map(([k]) => k),
+          nonFunctions: Object.entries(api)
+            .filter(([, v]) => typeof v !== 'function')
+            .map(([k]) => k),
           apiFrozenOrReadOnly: !Object.getOwnPropertyDescriptor(window, 'api')?.writable || Object.isFrozen(api),
           require: typeof (window as unknown as { require?: unknown }).require,
           process: typeof (window as unknown as { process?: unknown }).process,
@@ -55,7 +57,10 @@ describe.skipIf(!electronInstalled)('the packaged shell in real Electron', () =>
       expect(exposure.api).toEqual([...API_METHODS].sort());
       expect(exposure.nonFunctions).toEqual([]);
       // Main serves both custom schemes.
-      const handled = await app.evaluate(({ protocol }) => [protocol.isProtocolHandled('app'), protocol.isProtocolHandled('vr-recording')]);
+      const handled = await app.evaluate(({ protocol }) => [
+        protocol.isProtocolHandled('app'),
+        protocol.isProtocolHandled('vr-recording'),
+      ]);
       expect(handled).toEqual([true, true]);
       // The CSP header came with the page: an inline script is refused.
       const inlineRan = await page.evaluate(() => {
@@ -67,7 +72,11 @@ describe.skipIf(!electronInstalled)('the packaged shell in real Electron', () =>
       expect(inlineRan).toBe(false);
       await page.getByRole('button', { name: 'Open demo workspace' }).click();
       await page.getByRole('combobox', { name: 'Demo calls' }).waitFor();
-      const firstSid = await page.getByRole('combobox', { name: 'Demo calls' }).locator('option').nth(1).getAttribute('value');
+      const firstSid = await page
+        .getByRole('combobox', { name: 'Demo calls' })
+        .locator('option')
+        .nth(1)
+        .getAttribute('value');
       await page.getByLabel('Interaction SID').fill(firstSid!);
       await page.getByRole('button', { name: 'Show call' }).click();
       await page.getByRole('button', { name: 'Play' }).waitFor({ timeout: 30_000 });

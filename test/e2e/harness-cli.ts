@@ -33,7 +33,9 @@ async function main(): Promise<number> {
   const sid = values.sid as string | undefined;
   const screenshot = resolve((values.screenshot as string | undefined) ?? 'test-artifacts/harness.png');
   if (values.help || !baseUrl || !apiKey || !sid) {
-    console.error('Usage: npm run harness -- --base-url https://host/v1 --api-key KEY --sid interaction_<uuid> [--screenshot FILE]');
+    console.error(
+      'Usage: npm run harness -- --base-url https://host/v1 --api-key KEY --sid interaction_<uuid> [--screenshot FILE]',
+    );
     console.error('The key may come from VOICE_REVIEW_API_KEY instead of --api-key.');
     return 2;
   }

@@ -80,7 +80,9 @@ export async function startHarness(options: { viewport?: { width: number; height
     throw new Error(`The built renderer is missing (${RENDERER_DIR}). Run "npm run build" first.`);
   }
   if (!existsSync(chromiumPath())) {
-    throw new Error(`Chromium was not found at ${chromiumPath()}. Install Debian's "chromium" package or set CHROMIUM_PATH.`);
+    throw new Error(
+      `Chromium was not found at ${chromiumPath()}. Install Debian's "chromium" package or set CHROMIUM_PATH.`,
+    );
   }
   const userData = mkdtempSync(join(tmpdir(), 'voice-review-e2e-'));
   const secrets = createMemoryStore();
@@ -100,7 +102,10 @@ export async function startHarness(options: { viewport?: { width: number; height
     beforeDownload: (sid) => playbackGate.wait(sid),
   });
   const handlers = createHandlers({ session, peaks, recordingSrc: (sid) => `${origin}${recordingPath(sid)}` });
-  const recording = createRecordingHandler({ locate: (sid) => session.locateRecording(sid), onStreaming: (sid) => playbackGate.opened(sid) });
+  const recording = createRecordingHandler({
+    locate: (sid) => session.locateRecording(sid),
+    onStreaming: (sid) => playbackGate.opened(sid),
+  });
 
   const server = createServer((req, res) => {
     void serve(req, res, recording).catch(() => {
@@ -128,11 +133,13 @@ export async function startHarness(options: { viewport?: { width: number; height
 
   // The stand-in for the preload: same shape (functions only), each routed to the handler table.
   await page.exposeFunction('__voiceReviewInvoke', (method: ApiMethod, args: unknown[]) => {
-    if (!(API_METHODS as readonly string[]).includes(method)) return { ok: false, error: { kind: 'bad_input', message: 'Unknown method' } };
+    if (!(API_METHODS as readonly string[]).includes(method))
+      return { ok: false, error: { kind: 'bad_input', message: 'Unknown method' } };
     return handlers[method](args);
   });
   await page.addInitScript((methods: readonly string[]) => {
-    const invoke = (window as unknown as { __voiceReviewInvoke: (m: string, a: unknown[]) => Promise<unknown> }).__voiceReviewInvoke;
+    const invoke = (window as unknown as { __voiceReviewInvoke: (m: string, a: unknown[]) => Promise<unknown> })
+      .__voiceReviewInvoke;
     const api: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
     for (const m of methods) api[m] = (...args: unknown[]) => invoke(m, args);
     Object.defineProperty(window, 'api', { value: Object.freeze(api), writable: false });

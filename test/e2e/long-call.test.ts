@@ -65,16 +65,22 @@ describe('a 40-minute call', () => {
 
     const pressedAt = Date.now();
     await h.page.getByRole('button', { name: 'Play' }).click();
-    await h.page.waitForFunction(() => (document.querySelector('audio')?.currentTime ?? 0) > 0, undefined, { timeout: 5_000 });
+    await h.page.waitForFunction(() => (document.querySelector('audio')?.currentTime ?? 0) > 0, undefined, {
+      timeout: 5_000,
+    });
     const firstAudioMs = Date.now() - pressedAt;
-    console.info(`40-minute MP3: playable ${playableMs} ms after "Show call", first audio ${firstAudioMs} ms after "Play".`);
+    console.info(
+      `40-minute MP3: playable ${playableMs} ms after "Show call", first audio ${firstAudioMs} ms after "Play".`,
+    );
     // "At once": well under the seconds a full download and decode would take.
     expect(firstAudioMs).toBeLessThan(1_500);
     expect(await h.page.getByRole('alert').count()).toBe(0);
   });
 
   it('draws the 40-minute waveform from peaks computed in main while the audio plays', async () => {
-    await h.page.waitForFunction(() => !document.body.innerText.includes('Drawing waveform'), undefined, { timeout: 30_000 });
+    await h.page.waitForFunction(() => !document.body.innerText.includes('Drawing waveform'), undefined, {
+      timeout: 30_000,
+    });
     expect(await h.page.getByText(/waveform could not be drawn|No waveform/).count()).toBe(0);
     await expect(waveformDrawn(h.page)).resolves.toBe(true);
     // It kept playing meanwhile.
@@ -93,9 +99,13 @@ describe('a 40-minute call', () => {
     await clickEntry(h.page, target);
 
     // Playback moved to the entry and goes on from there: past 35:00 and still advancing.
-    await h.page.waitForFunction((seconds) => (document.querySelector('audio')?.currentTime ?? 0) > seconds + 1, SEEK_SECONDS, {
-      timeout: 15_000,
-    });
+    await h.page.waitForFunction(
+      (seconds) => (document.querySelector('audio')?.currentTime ?? 0) > seconds + 1,
+      SEEK_SECONDS,
+      {
+        timeout: 15_000,
+      },
+    );
     const time = await mediaTimeSeconds(h.page);
     expect(time).toBeGreaterThan(SEEK_SECONDS + 1);
     expect(time).toBeLessThan(log[target]!.timestamp + 15);
@@ -116,14 +126,20 @@ describe('a 40-minute call', () => {
         if (!row || !area) return false;
         const box = row.getBoundingClientRect();
         const view = area.getBoundingClientRect();
-        return Number(row.getAttribute('aria-posinset')) - 1 >= before + 3 && box.top >= view.top - 1 && box.bottom <= view.bottom + 1;
+        return (
+          Number(row.getAttribute('aria-posinset')) - 1 >= before + 3 &&
+          box.top >= view.top - 1 &&
+          box.bottom <= view.bottom + 1
+        );
       },
       first.index,
       { timeout: 15_000 },
     );
     const later = await activeEntry(h.page);
     expect(log[later.index]!.timestamp).toBeLessThanOrEqual((await mediaTimeSeconds(h.page)) + 0.01);
-    expect(await h.page.getByRole('slider', { name: /Playback position/ }).getAttribute('aria-valuetext')).toMatch(/^35:\d\d of 40:0\d$/);
+    expect(await h.page.getByRole('slider', { name: /Playback position/ }).getAttribute('aria-valuetext')).toMatch(
+      /^35:\d\d of 40:0\d$/,
+    );
 
     mkdirSync(ARTIFACTS_DIR, { recursive: true });
     await h.page.screenshot({ path: join(ARTIFACTS_DIR, 'long-call.png') });

@@ -94,7 +94,8 @@ const fakeElectron = {
   ipcMain: {
     handle: (channel: string, fn: Handler) => record.ipcHandlers.set(channel, fn),
     removeHandler: (channel: string) => record.ipcHandlers.delete(channel),
-    on: (channel: string, fn: Handler) => record.ipcListeners.set(channel, [...(record.ipcListeners.get(channel) ?? []), fn]),
+    on: (channel: string, fn: Handler) =>
+      record.ipcListeners.set(channel, [...(record.ipcListeners.get(channel) ?? []), fn]),
     removeAllListeners: (channel: string) => record.ipcListeners.delete(channel),
   },
   protocol: {
@@ -194,7 +195,9 @@ describe('the built main process', () => {
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
     const html = await page.text();
-    const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!).filter((u) => !u.startsWith('data:'));
+    const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)]
+      .map((m) => m[1]!)
+      .filter((u) => !u.startsWith('data:'));
     expect(assets.length).toBeGreaterThan(0);
     for (const asset of assets) {
       const res = await serve(new Request(new URL(asset, 'app://voice-review/index.html').href));
@@ -226,8 +229,12 @@ describe('the built main process', () => {
   it('denies permissions and locks navigation and pop-ups of every web contents', async () => {
     await window();
     const answers: boolean[] = [];
-    record.permissionRequest!({}, 'media', (granted: boolean) => answers.push(granted), { requestingUrl: 'app://voice-review/index.html' });
-    record.permissionRequest!({}, 'clipboard-sanitized-write', (granted: boolean) => answers.push(granted), { requestingUrl: 'app://voice-review/index.html' });
+    record.permissionRequest!({}, 'media', (granted: boolean) => answers.push(granted), {
+      requestingUrl: 'app://voice-review/index.html',
+    });
+    record.permissionRequest!({}, 'clipboard-sanitized-write', (granted: boolean) => answers.push(granted), {
+      requestingUrl: 'app://voice-review/index.html',
+    });
     expect(answers).toEqual([false, true]);
     expect(record.permissionCheck!({}, 'notifications', 'app://voice-review', {})).toBe(false);
 
@@ -239,9 +246,13 @@ describe('the built main process', () => {
     });
     app.emit('web-contents-created', {}, contents);
     const navigate = (url: string) => {
-      const event = { url, prevented: false, preventDefault() {
-        this.prevented = true;
-      } };
+      const event = {
+        url,
+        prevented: false,
+        preventDefault() {
+          this.prevented = true;
+        },
+      };
       contents.emit('will-navigate', event, url);
       return event.prevented;
     };
@@ -257,11 +268,16 @@ describe('the built main process', () => {
     await window();
     const answer = (url: string) => {
       let out: unknown;
-      record.headersReceived!({ url, responseHeaders: { 'content-security-policy': ["default-src *"] } }, (r: unknown) => (out = r));
+      record.headersReceived!(
+        { url, responseHeaders: { 'content-security-policy': ['default-src *'] } },
+        (r: unknown) => (out = r),
+      );
       return out as { responseHeaders?: Record<string, string[]> };
     };
     const page = answer('app://voice-review/index.html').responseHeaders!;
-    expect(Object.keys(page).filter((k) => k.toLowerCase() === 'content-security-policy')).toEqual(['Content-Security-Policy']);
+    expect(Object.keys(page).filter((k) => k.toLowerCase() === 'content-security-policy')).toEqual([
+      'Content-Security-Policy',
+    ]);
     expect(page['Content-Security-Policy']![0]).toContain("default-src 'none'");
     expect(answer('https://api.example.com/v1/phones')).toEqual({});
   });

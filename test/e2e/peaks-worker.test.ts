@@ -39,12 +39,19 @@ afterAll(() => {
 
 describe('peaks decoded in the worker thread', () => {
   it('draws the same mono and stereo waveforms as in-process decoding', async () => {
-    const files = [fixtures.wavPcm16Stereo, fixtures.wavMuLaw, fixtures.flacStereo, fixtures.mp3Mono, fixtures.oggOpusMono].filter(
-      (f) => f !== null,
-    );
+    const files = [
+      fixtures.wavPcm16Stereo,
+      fixtures.wavMuLaw,
+      fixtures.flacStereo,
+      fixtures.mp3Mono,
+      fixtures.oggOpusMono,
+    ].filter((f) => f !== null);
     expect(files.length).toBeGreaterThanOrEqual(3);
     for (const fixture of files) {
-      const [worker, local] = await Promise.all([inWorker(chunksOf(fixture.file)), decodeToPeaks(chunksOf(fixture.file))]);
+      const [worker, local] = await Promise.all([
+        inWorker(chunksOf(fixture.file)),
+        decodeToPeaks(chunksOf(fixture.file)),
+      ]);
       expect(worker.channels).toHaveLength(fixture.channels);
       expect(worker).toEqual(local);
       expect(Math.abs(worker.durationSeconds - fixture.seconds)).toBeLessThan(0.05);
@@ -55,7 +62,10 @@ describe('peaks decoded in the worker thread', () => {
     async function* garbage(): AsyncGenerator<Uint8Array> {
       yield new TextEncoder().encode('<html><body>Sign in</body></html>'.repeat(100));
     }
-    await expect(inWorker(garbage())).rejects.toMatchObject({ kind: 'invalid_response', message: expect.stringMatching(/could not be decoded/) });
+    await expect(inWorker(garbage())).rejects.toMatchObject({
+      kind: 'invalid_response',
+      message: expect.stringMatching(/could not be decoded/),
+    });
   });
 
   it('passes a failed download through as that failure, not as an undecodable recording', async () => {

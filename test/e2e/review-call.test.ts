@@ -68,15 +68,15 @@ describe('reviewing a call by SID', () => {
   });
 
   it('draws the waveform from peaks computed in main, without the page fetching the recording', async () => {
-    await h.page.waitForFunction(
-      () => !document.body.innerText.includes('Drawing waveform'),
-      undefined,
-      { timeout: 20_000 },
-    );
+    await h.page.waitForFunction(() => !document.body.innerText.includes('Drawing waveform'), undefined, {
+      timeout: 20_000,
+    });
     await expect(waveformDrawn(h.page)).resolves.toBe(true);
     expect(await h.page.getByText(/waveform could not be drawn|No waveform/).count()).toBe(0);
     // The media element plays the recording's own URL (no blob: copy of it in the page)...
-    await expect(h.page.evaluate(() => new URL(document.querySelector('audio')?.currentSrc ?? '').pathname)).resolves.toMatch(/^\/recording\//);
+    await expect(
+      h.page.evaluate(() => new URL(document.querySelector('audio')?.currentSrc ?? '').pathname),
+    ).resolves.toMatch(/^\/recording\//);
     // ...and only it asked for the recording, by byte range; no fetch() of the whole file.
     expect(recordingRequests.length).toBeGreaterThan(0);
     for (const request of recordingRequests) {
@@ -88,10 +88,14 @@ describe('reviewing a call by SID', () => {
   it('plays the recording and the highlighted entry advances with the audio', async () => {
     await h.page.getByLabel('Speed').selectOption('2');
     await h.page.getByRole('button', { name: 'Play' }).click();
-    await h.page.waitForFunction(() => {
-      const v = document.querySelector('[role="slider"]')?.getAttribute('aria-valuenow');
-      return Number(v) >= 2;
-    }, undefined, { timeout: 20_000 });
+    await h.page.waitForFunction(
+      () => {
+        const v = document.querySelector('[role="slider"]')?.getAttribute('aria-valuenow');
+        return Number(v) >= 2;
+      },
+      undefined,
+      { timeout: 20_000 },
+    );
     const first = await activeEntry(h.page);
     expect(first.index).toBeGreaterThanOrEqual(0);
     // Wait until audio reaches the next timed entry after the highlighted one: the highlight must follow.
@@ -117,7 +121,8 @@ describe('reviewing a call by SID', () => {
     expect(target.offsetSeconds).not.toBeNull();
     await clickEntry(h.page, targetRow);
     await h.page.waitForFunction(
-      (offset) => Number(document.querySelector('[role="slider"]')?.getAttribute('aria-valuenow')) >= Math.floor(offset),
+      (offset) =>
+        Number(document.querySelector('[role="slider"]')?.getAttribute('aria-valuenow')) >= Math.floor(offset),
       target.offsetSeconds!,
       { timeout: 10_000 },
     );

@@ -24,7 +24,10 @@ async function section(name: string) {
 }
 
 async function openMenuItem(name: RegExp) {
-  await h.page.getByLabel('Current workspace').getByRole('button', { name: /^Workspace:/ }).click();
+  await h.page
+    .getByLabel('Current workspace')
+    .getByRole('button', { name: /^Workspace:/ })
+    .click();
   await h.page.getByRole('menu', { name: 'Workspaces' }).getByRole('menuitem', { name }).click();
 }
 
@@ -85,13 +88,26 @@ describe('workspaces and the Settings screen', () => {
   });
 
   it('the header menu lists both workspaces, the active one checked', async () => {
-    await h.page.getByLabel('Current workspace').getByRole('button', { name: /^Workspace:/ }).press('ArrowDown');
+    await h.page
+      .getByLabel('Current workspace')
+      .getByRole('button', { name: /^Workspace:/ })
+      .press('ArrowDown');
     const menu = h.page.getByRole('menu', { name: 'Workspaces' });
     await expect(menu.getByRole('menuitemradio', { name: SECOND }).getAttribute('aria-checked')).resolves.toBe('true');
-    await expect(menu.getByRole('menuitemradio', { name: /Demo workspace/ }).getAttribute('aria-checked')).resolves.toBe('false');
+    await expect(
+      menu.getByRole('menuitemradio', { name: /Demo workspace/ }).getAttribute('aria-checked'),
+    ).resolves.toBe('false');
     // The focus starts on the active workspace.
-    await expect(h.page.evaluate(() => [document.activeElement?.getAttribute('role'), document.activeElement?.getAttribute('aria-checked')])).resolves.toEqual(['menuitemradio', 'true']);
-    await h.page.screenshot({ path: join(ARTIFACTS_DIR, 'workspace-menu.png'), clip: { x: 640, y: 0, width: 640, height: 260 } });
+    await expect(
+      h.page.evaluate(() => [
+        document.activeElement?.getAttribute('role'),
+        document.activeElement?.getAttribute('aria-checked'),
+      ]),
+    ).resolves.toEqual(['menuitemradio', 'true']);
+    await h.page.screenshot({
+      path: join(ARTIFACTS_DIR, 'workspace-menu.png'),
+      clip: { x: 640, y: 0, width: 640, height: 260 },
+    });
     await h.page.keyboard.press('Escape');
     await expect(menu.count()).resolves.toBe(0);
   });
@@ -157,7 +173,8 @@ describe('key storage when the keychain is locked', () => {
     description: 'System keychain (Secret Service)',
     keychainProblem: {
       problem: 'locked',
-      message: 'Your login keyring is locked. Unlock your login keyring (Passwords and Keys, or log out and in again), then retry.',
+      message:
+        'Your login keyring is locked. Unlock your login keyring (Passwords and Keys, or log out and in again), then retry.',
     },
     safeStorage: { available: true, weak: true, backendName: 'basic_text' },
   };
@@ -174,7 +191,9 @@ describe('key storage when the keychain is locked', () => {
       const storage = h.page.getByRole('region', { name: 'Key storage' });
       await expect(storage.innerText()).resolves.toContain('The system keychain is locked');
       await h.page.screenshot({ path: join(ARTIFACTS_DIR, 'keychain-problem.png') });
-      await storage.getByRole('button', { name: 'Store keys in an encrypted file instead (Electron safeStorage)' }).click();
+      await storage
+        .getByRole('button', { name: 'Store keys in an encrypted file instead (Electron safeStorage)' })
+        .click();
       const dialog = h.page.getByRole('dialog', { name: 'Store API keys in a file that is only obfuscated?' });
       const confirm = dialog.getByRole('button', { name: 'Store keys obfuscated' });
       await expect(confirm.isDisabled()).resolves.toBe(true);

@@ -71,7 +71,12 @@ describe('app://voice-review serves the built renderer', () => {
   });
 
   it('answers 404 for missing files, folders and other hosts, with the CSP still set', async () => {
-    for (const url of [`${APP_ORIGIN}/nope.js`, `${APP_ORIGIN}/assets`, `${APP_ORIGIN}/assets/`, 'app://other-host/index.html']) {
+    for (const url of [
+      `${APP_ORIGIN}/nope.js`,
+      `${APP_ORIGIN}/assets`,
+      `${APP_ORIGIN}/assets/`,
+      'app://other-host/index.html',
+    ]) {
       const res = await get(url);
       expect(res.status, url).toBe(404);
       expect(res.headers.get('content-security-policy'), url).toBe(CONTENT_SECURITY_POLICY);
@@ -118,7 +123,10 @@ describe('app://voice-review serves the built renderer', () => {
     expect(head.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(await head.text()).toBe('');
     for (const method of ['POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']) {
-      const res = await get(APP_INDEX_URL, { method, ...(method === 'POST' || method === 'PUT' || method === 'PATCH' ? { body: 'x' } : {}) });
+      const res = await get(APP_INDEX_URL, {
+        method,
+        ...(method === 'POST' || method === 'PUT' || method === 'PATCH' ? { body: 'x' } : {}),
+      });
       expect(res.status, method).toBe(405);
       expect(res.headers.get('allow'), method).toBe('GET, HEAD');
     }
@@ -136,14 +144,18 @@ describe('recordings fetched cross-origin by the app page', () => {
     expect(fromApp.headers.get('vary')).toContain('Origin');
     expect(await fromApp.text()).toBe('audio');
 
-    const fromDev = await wrapped(new Request('vr-recording://local/recording/x', { headers: { Origin: 'http://localhost:5173' } }));
+    const fromDev = await wrapped(
+      new Request('vr-recording://local/recording/x', { headers: { Origin: 'http://localhost:5173' } }),
+    );
     expect(fromDev.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
 
     for (const origin of ['https://evil.example', 'app://voice-review.evil', 'null', 'file://']) {
       const res = await wrapped(new Request('vr-recording://local/recording/x', { headers: { Origin: origin } }));
       expect(res.headers.get('access-control-allow-origin'), origin).toBeNull();
     }
-    const noDev = await withAppCors(upstream)(new Request('vr-recording://local/recording/x', { headers: { Origin: 'http://localhost:5173' } }));
+    const noDev = await withAppCors(upstream)(
+      new Request('vr-recording://local/recording/x', { headers: { Origin: 'http://localhost:5173' } }),
+    );
     expect(noDev.headers.get('access-control-allow-origin')).toBeNull();
   });
 });

@@ -53,7 +53,10 @@ async function countingServer(steps: Step[]): Promise<CountingServer> {
   return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests, arrivedAtMs };
 }
 
-function client(server: CountingServer, retry: { attempts?: number; baseDelayMs?: number; maxDelayMs?: number } = FAST): ApiClient {
+function client(
+  server: CountingServer,
+  retry: { attempts?: number; baseDelayMs?: number; maxDelayMs?: number } = FAST,
+): ApiClient {
   return createApiClient({ baseUrl: `${server.origin}/v1`, apiKey: KEY, retry });
 }
 
@@ -140,7 +143,10 @@ describe('reads (GET) are retried', () => {
 
   it('wait as long as a 503 Retry-After HTTP-date asks', async () => {
     const inTwoSeconds = new Date(Date.now() + 2_000).toUTCString();
-    const server = await countingServer([json(503, { status: 'error' }, { 'Retry-After': inTwoSeconds }), json(200, PHONES_OK)]);
+    const server = await countingServer([
+      json(503, { status: 'error' }, { 'Retry-After': inTwoSeconds }),
+      json(200, PHONES_OK),
+    ]);
     expect(await client(server, { baseDelayMs: 10, maxDelayMs: 5_000 }).listPhones()).toHaveLength(1);
     const [first, second] = server.arrivedAtMs as [number, number];
     // HTTP-dates have whole seconds, so the wait is between 1 and 2 s.
@@ -148,7 +154,10 @@ describe('reads (GET) are retried', () => {
   });
 
   it('cap a Retry-After of an hour at maxDelayMs', async () => {
-    const server = await countingServer([json(429, { status: 'error' }, { 'Retry-After': '3600' }), json(200, PHONES_OK)]);
+    const server = await countingServer([
+      json(429, { status: 'error' }, { 'Retry-After': '3600' }),
+      json(200, PHONES_OK),
+    ]);
     const started = Date.now();
     expect(await client(server, { baseDelayMs: 10, maxDelayMs: 300 }).listPhones()).toHaveLength(1);
     const [first, second] = server.arrivedAtMs as [number, number];
@@ -197,7 +206,9 @@ describe('writes are sent exactly once', () => {
 
   it('POST on a dropped connection', async () => {
     const server = await countingServer([drop, json(200, TRUNK_OK)]);
-    expect((await failure(client(server).createSipTrunk({ name: 'PBX', terminationUri: 'sip:x' }))).kind).toBe('network');
+    expect((await failure(client(server).createSipTrunk({ name: 'PBX', terminationUri: 'sip:x' }))).kind).toBe(
+      'network',
+    );
     expect(server.requests).toHaveLength(1);
   });
 });

@@ -197,7 +197,11 @@ describe('the ten endpoints against the demo service', () => {
       const reassigned = await client.updatePhone('+16175550142', { outboundAgentId: AGENT_A });
       expect(reassigned.outboundAgentId).toBe(AGENT_A);
       const final = await client.getPhone('+16175550142');
-      expect(final).toMatchObject({ name: 'Billing line (renamed)', inboundAgentId: before.inboundAgentId, outboundAgentId: AGENT_A });
+      expect(final).toMatchObject({
+        name: 'Billing line (renamed)',
+        inboundAgentId: before.inboundAgentId,
+        outboundAgentId: AGENT_A,
+      });
     } finally {
       await server.close();
     }
@@ -241,7 +245,12 @@ describe('the ten endpoints against the demo service', () => {
 
   it('creates a SIP trunk without credentials: none are sent, none come back', async () => {
     const created = await demoClient().createSipTrunk({ name: 'Open PBX', terminationUri: 'pbx.open.example.org' });
-    expect(created).toMatchObject({ name: 'Open PBX', terminationUri: 'pbx.open.example.org', sipUsername: null, sipPassword: null });
+    expect(created).toMatchObject({
+      name: 'Open PBX',
+      terminationUri: 'pbx.open.example.org',
+      sipUsername: null,
+      sipPassword: null,
+    });
 
     const spy = hostileClient('trunk-body', (_req, res) =>
       sendJson(res, 201, { status: 'success', sip_trunk: { sid: 'sip_x', name: 'Open PBX' } }),
@@ -338,7 +347,9 @@ describe('error kinds', () => {
 
   it('timeout: a server that never answers is given up on after timeoutMs', async () => {
     const started = Date.now();
-    const error = await failure(createApiClient({ baseUrl: `${silentOrigin}/v1`, apiKey: SECRET_KEY, timeoutMs: 300 }).listWebhooks());
+    const error = await failure(
+      createApiClient({ baseUrl: `${silentOrigin}/v1`, apiKey: SECRET_KEY, timeoutMs: 300 }).listWebhooks(),
+    );
     expect(error.kind).toBe('timeout');
     expect(error.message).toMatch(/did not answer/);
     expect(Date.now() - started).toBeLessThan(5_000);
@@ -357,7 +368,9 @@ describe('error kinds', () => {
   });
 
   it('server: a 500 with an error envelope', async () => {
-    const client = hostileClient('http-500', (_req, res) => sendJson(res, 500, { status: 'error', message: 'Database unavailable' }));
+    const client = hostileClient('http-500', (_req, res) =>
+      sendJson(res, 500, { status: 'error', message: 'Database unavailable' }),
+    );
     const error = await failure(client.listPhones());
     expect(error.kind).toBe('server');
     expect(error.status).toBe(500);
@@ -366,14 +379,18 @@ describe('error kinds', () => {
   });
 
   it('server: a 429 says the service is rate limiting', async () => {
-    const client = hostileClient('http-429', (_req, res) => sendJson(res, 429, { status: 'error', message: 'Slow down' }));
+    const client = hostileClient('http-429', (_req, res) =>
+      sendJson(res, 429, { status: 'error', message: 'Slow down' }),
+    );
     const error = await failure(client.listPhones());
     expect(error.kind).toBe('server');
     expect(error.message).toMatch(/rate limiting/);
   });
 
   it('server: a 200 whose envelope says status "error"', async () => {
-    const client = hostileClient('ok-but-error', (_req, res) => sendJson(res, 200, { status: 'error', message: 'Quota exceeded' }));
+    const client = hostileClient('ok-but-error', (_req, res) =>
+      sendJson(res, 200, { status: 'error', message: 'Quota exceeded' }),
+    );
     const error = await failure(client.getPhone(MAIN_LINE));
     expect(error.kind).toBe('server');
     expect(error.status).toBe(200);
@@ -383,7 +400,9 @@ describe('error kinds', () => {
   });
 
   it('names what failed: a refused trunk creation is about the new trunk', async () => {
-    const client = hostileClient('trunk-error', (_req, res) => sendJson(res, 200, { status: 'error', message: 'Trunk limit reached' }));
+    const client = hostileClient('trunk-error', (_req, res) =>
+      sendJson(res, 200, { status: 'error', message: 'Trunk limit reached' }),
+    );
     const error = await failure(client.createSipTrunk({ name: 'PBX', terminationUri: 'sip:pbx.example.com' }));
     expect(error.kind).toBe('server');
     expect(error.message).toMatch(/reported an error for the new SIP trunk: Trunk limit reached/);
@@ -412,7 +431,12 @@ describe('a hostile server', () => {
 
   it('an HTML 502 from a proxy: a server error, with no HTML in the messages', async () => {
     const client = hostileClient('html-502', (_req, res) =>
-      sendText(res, 502, '<html><head><title>502 Bad Gateway</title></head><body>bad gateway</body></html>', 'text/html'),
+      sendText(
+        res,
+        502,
+        '<html><head><title>502 Bad Gateway</title></head><body>bad gateway</body></html>',
+        'text/html',
+      ),
     );
     const error = await failure(client.listPhones());
     expect(error.kind).toBe('server');
@@ -422,7 +446,9 @@ describe('a hostile server', () => {
   });
 
   it('wrong types: a numeric sid, a log that is not a list', async () => {
-    const numericSid = hostileClient('sid-42', (_req, res) => sendJson(res, 200, { status: 'success', interaction: { sid: 42 } }));
+    const numericSid = hostileClient('sid-42', (_req, res) =>
+      sendJson(res, 200, { status: 'success', interaction: { sid: 42 } }),
+    );
     const sidError = await failure(numericSid.getInteraction(DENTAL_SID));
     expect(sidError.kind).toBe('invalid_response');
     expect(sidError.message).toContain('interaction.sid');
@@ -539,7 +565,9 @@ describe('a hostile server', () => {
 
 describe('path segments', () => {
   it.each(['.', '..', ''])('refuses %j as an identifier instead of calling another path', async (sid) => {
-    const client = hostileClient(`dot-${sid.length}`, (_req, res) => sendJson(res, 200, { status: 'success', webhooks: [] }));
+    const client = hostileClient(`dot-${sid.length}`, (_req, res) =>
+      sendJson(res, 200, { status: 'success', webhooks: [] }),
+    );
     for (const call of [client.getWebhook(sid), client.deleteWebhook(sid), client.getSipTrunk(sid)]) {
       const error = await failure(call);
       expect(error.kind).toBe('bad_input');
@@ -606,7 +634,9 @@ describe('tolerance of what the spec leaves open', () => {
   });
 
   it('reads an interaction with nothing but its sid', async () => {
-    const client = hostileClient('bare-interaction', (_req, res) => sendJson(res, 200, { status: 'success', interaction: { sid: DENTAL_SID } }));
+    const client = hostileClient('bare-interaction', (_req, res) =>
+      sendJson(res, 200, { status: 'success', interaction: { sid: DENTAL_SID } }),
+    );
     expect(await client.getInteraction(DENTAL_SID)).toEqual({
       sid: DENTAL_SID,
       fromNumber: null,
@@ -654,7 +684,9 @@ describe('tolerance of what the spec leaves open', () => {
     const client = hostileClient('numeric-webhook', (_req, res) =>
       sendJson(res, 200, {
         status: 'success',
-        webhooks: [{ sid: 1234, url: 'https://h.example.com', call_started_event: null, api_key: null, phone_number: null }],
+        webhooks: [
+          { sid: 1234, url: 'https://h.example.com', call_started_event: null, api_key: null, phone_number: null },
+        ],
       }),
     );
     expect(await client.listWebhooks()).toEqual([
@@ -672,7 +704,9 @@ describe('tolerance of what the spec leaves open', () => {
   });
 
   it('accepts a DELETE answer with extra fields and a 204-style empty envelope', async () => {
-    const client = hostileClient('delete-extra', (_req, res) => sendJson(res, 200, { status: 'success', deleted: true }));
+    const client = hostileClient('delete-extra', (_req, res) =>
+      sendJson(res, 200, { status: 'success', deleted: true }),
+    );
     await expect(client.deleteWebhook('wh_1')).resolves.toBeUndefined();
     expect(seen.get('delete-extra')?.[0]).toMatchObject({ method: 'DELETE', url: '/delete-extra/v1/webhooks/wh_1' });
   });
@@ -687,11 +721,29 @@ describe('TLS failures (issue 4: "TLS error" reported as such)', () => {
     // A self-signed certificate made now, so the failure is Node's real certificate check.
     const dir = mkdtempSync(path.join(tmpdir(), 'vr-client-tls-'));
     try {
-      execFileSync('openssl', [
-        'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-        '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'), '-days', '1',
-        '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1',
-      ], { stdio: 'ignore' });
+      execFileSync(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'ec',
+          '-pkeyopt',
+          'ec_paramgen_curve:prime256v1',
+          '-nodes',
+          '-keyout',
+          path.join(dir, 'key.pem'),
+          '-out',
+          path.join(dir, 'cert.pem'),
+          '-days',
+          '1',
+          '-subj',
+          '/CN=127.0.0.1',
+          '-addext',
+          'subjectAltName=IP:127.0.0.1',
+        ],
+        { stdio: 'ignore' },
+      );
       tlsServer = https.createServer(
         { key: readFileSync(path.join(dir, 'key.pem')), cert: readFileSync(path.join(dir, 'cert.pem')) },
         (_req, res) => sendJson(res, 200, { status: 'success', phones: [] }),
@@ -721,7 +773,9 @@ describe('TLS failures (issue 4: "TLS error" reported as such)', () => {
   });
 
   it('https to a port that speaks plain HTTP is a TLS error too', async () => {
-    const error = await failure(createApiClient({ baseUrl: `${hostileOrigin.replace('http:', 'https:')}/v1`, apiKey: SECRET_KEY }).listPhones());
+    const error = await failure(
+      createApiClient({ baseUrl: `${hostileOrigin.replace('http:', 'https:')}/v1`, apiKey: SECRET_KEY }).listPhones(),
+    );
     expect(error.kind).toBe('network');
     expect(error.detail).toBe('tls');
     expect(error.message).toMatch(/TLS error ERR_SSL_/);
@@ -731,7 +785,9 @@ describe('TLS failures (issue 4: "TLS error" reported as such)', () => {
     const probe = http.createServer();
     const origin = await listen(probe);
     await new Promise<void>((resolve) => probe.close(() => resolve()));
-    const error = await failure(createApiClient({ baseUrl: `${origin}/v1`, apiKey: SECRET_KEY, retry: { attempts: 1 } }).listPhones());
+    const error = await failure(
+      createApiClient({ baseUrl: `${origin}/v1`, apiKey: SECRET_KEY, retry: { attempts: 1 } }).listPhones(),
+    );
     expect(error.kind).toBe('network');
     expect(error.detail).toBeUndefined();
   });

@@ -49,11 +49,18 @@ interface Reply {
 }
 
 /** Calls the demo API; checks that every reply is JSON with a `status` field. */
-async function call(server: DemoServer, pathAndQuery: string, init: RequestInit & { key?: string | null } = {}): Promise<Reply> {
+async function call(
+  server: DemoServer,
+  pathAndQuery: string,
+  init: RequestInit & { key?: string | null } = {},
+): Promise<Reply> {
   const { key = server.apiKey, headers, ...rest } = init;
   const response = await fetch(`${server.baseUrl}${pathAndQuery}`, {
     ...rest,
-    headers: { ...(key === null ? {} : { Authorization: `Bearer ${key}` }), ...(headers as Record<string, string> | undefined) },
+    headers: {
+      ...(key === null ? {} : { Authorization: `Bearer ${key}` }),
+      ...(headers as Record<string, string> | undefined),
+    },
   });
   expect(response.headers.get('content-type')).toMatch(/^application\/json/);
   const body: unknown = await response.json();
@@ -62,7 +69,11 @@ async function call(server: DemoServer, pathAndQuery: string, init: RequestInit 
 }
 
 function sendJson(method: string, body: unknown): RequestInit {
-  return { method, headers: { 'Content-Type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) };
+  return {
+    method,
+    headers: { 'Content-Type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  };
 }
 
 function expectError(reply: Reply, status: number, messagePart?: string): void {
@@ -200,7 +211,11 @@ describe('demo server', () => {
       try {
         const before = (await call(own, `/phones/${encodeURIComponent(DENTAL_NUMBER)}`)).body.phone;
         const agent = 'agent_5b966250-0bcd-41d3-a233-cd4788fe2e77';
-        const reply = await call(own, `/phones/${encodeURIComponent(DENTAL_NUMBER)}`, sendJson('PUT', { name: '  Front desk  ', inbound_agent_id: agent, color: 'ignored' }));
+        const reply = await call(
+          own,
+          `/phones/${encodeURIComponent(DENTAL_NUMBER)}`,
+          sendJson('PUT', { name: '  Front desk  ', inbound_agent_id: agent, color: 'ignored' }),
+        );
         expect(reply.status).toBe(200);
         expect(reply.body.status).toBe('success');
         expect(reply.body.phone.name).toBe('Front desk');
@@ -212,7 +227,9 @@ describe('demo server', () => {
 
         const after = await call(own, `/phones/${DENTAL_NUMBER}`);
         expect(after.body.phone).toEqual(reply.body.phone);
-        const listed = (await call(own, '/phones')).body.phones.find((p: { number: string }) => p.number === DENTAL_NUMBER);
+        const listed = (await call(own, '/phones')).body.phones.find(
+          (p: { number: string }) => p.number === DENTAL_NUMBER,
+        );
         expect(listed.name).toBe('Front desk');
       } finally {
         await own.close();
@@ -241,9 +258,16 @@ describe('demo server', () => {
       expectError(emptyName, 400);
       expect(emptyName.body.errors).toEqual([{ field: 'name', message: expect.any(String) }]);
 
-      const badAgents = await call(server, target, sendJson('PUT', { inbound_agent_id: 42, outbound_agent_id: 'agent_nope' }));
+      const badAgents = await call(
+        server,
+        target,
+        sendJson('PUT', { inbound_agent_id: 42, outbound_agent_id: 'agent_nope' }),
+      );
       expectError(badAgents, 400);
-      expect(badAgents.body.errors.map((e: { field: string }) => e.field)).toEqual(['inbound_agent_id', 'outbound_agent_id']);
+      expect(badAgents.body.errors.map((e: { field: string }) => e.field)).toEqual([
+        'inbound_agent_id',
+        'outbound_agent_id',
+      ]);
 
       // Nothing was changed by the rejected requests.
       const phone = (await call(server, target)).body.phone;
@@ -275,13 +299,22 @@ describe('demo server', () => {
       const reply = await call(server, `/sip-trunks/${sid}`);
       expect(reply.status).toBe(200);
       expect(reply.body.sip_trunk).toEqual(seed.sip_trunks[0]);
-      expectError(await call(server, '/sip-trunks/sip_00000000-0000-4000-8000-000000000000'), 404, 'sip_00000000-0000-4000-8000-000000000000');
+      expectError(
+        await call(server, '/sip-trunks/sip_00000000-0000-4000-8000-000000000000'),
+        404,
+        'sip_00000000-0000-4000-8000-000000000000',
+      );
     });
 
     it('creates a trunk (201) that later GETs return', async () => {
       const own = await freshServer();
       try {
-        const input = { name: 'Branch office', termination_uri: 'sip:branch.example.com', sip_username: 'branch', sip_password: 's3cret' };
+        const input = {
+          name: 'Branch office',
+          termination_uri: 'sip:branch.example.com',
+          sip_username: 'branch',
+          sip_password: 's3cret',
+        };
         const created = await call(own, '/sip-trunks', sendJson('POST', input));
         expect(created.status).toBe(201);
         expect(created.body.status).toBe('success');
@@ -296,7 +329,11 @@ describe('demo server', () => {
         expect(listed).toContainEqual(trunk);
         expect((await call(own, `/sip-trunks/${trunk.sid}`)).body.sip_trunk).toEqual(trunk);
 
-        const bare = await call(own, '/sip-trunks', sendJson('POST', { name: 'No auth', termination_uri: 'sip:ip-auth.example.com' }));
+        const bare = await call(
+          own,
+          '/sip-trunks',
+          sendJson('POST', { name: 'No auth', termination_uri: 'sip:ip-auth.example.com' }),
+        );
         expect(bare.status).toBe(201);
         expect(bare.body.sip_trunk).not.toHaveProperty('sip_username');
         expect(bare.body.sip_trunk).not.toHaveProperty('sip_password');
@@ -309,7 +346,11 @@ describe('demo server', () => {
       const missing = await call(server, '/sip-trunks', sendJson('POST', { sip_username: 'u', sip_password: 'p' }));
       expectError(missing, 400);
       expect(missing.body.errors.map((e: { field: string }) => e.field)).toEqual(['name', 'termination_uri']);
-      const halfCredentials = await call(server, '/sip-trunks', sendJson('POST', { name: 'x', termination_uri: 'sip:x.example.com', sip_username: 'u' }));
+      const halfCredentials = await call(
+        server,
+        '/sip-trunks',
+        sendJson('POST', { name: 'x', termination_uri: 'sip:x.example.com', sip_username: 'u' }),
+      );
       expectError(halfCredentials, 400, 'sip_password');
       expectError(await call(server, '/sip-trunks', sendJson('POST', 'not json')), 400, 'not valid JSON');
       expect((await call(server, '/sip-trunks')).body.sip_trunks).toHaveLength(3);
@@ -380,7 +421,10 @@ describe('demo server', () => {
     const file = path.join(RECORDINGS_DIR, `${DENTAL_SID}.ogg`);
     const bytes = fs.readFileSync(file);
     const fetchRecording = (headers: Record<string, string> = {}, method = 'GET'): Promise<Response> =>
-      fetch(`${server.baseUrl}/recordings/${DENTAL_SID}.ogg`, { method, headers: { Authorization: `Bearer ${server.apiKey}`, ...headers } });
+      fetch(`${server.baseUrl}/recordings/${DENTAL_SID}.ogg`, {
+        method,
+        headers: { Authorization: `Bearer ${server.apiKey}`, ...headers },
+      });
 
     it('serves the whole file as audio/ogg', async () => {
       const response = await fetchRecording();
@@ -420,7 +464,11 @@ describe('demo server', () => {
     });
 
     it('answers 404 for unknown files and path tricks', async () => {
-      expectError(await call(server, '/recordings/interaction_00000000-0000-4000-8000-000000000000.ogg'), 404, 'interaction_00000000');
+      expectError(
+        await call(server, '/recordings/interaction_00000000-0000-4000-8000-000000000000.ogg'),
+        404,
+        'interaction_00000000',
+      );
       expectError(await call(server, '/recordings/..%2Fseed.json'), 404);
     });
   });
@@ -445,7 +493,9 @@ describe('demo server', () => {
     });
 
     it('labels every interaction, and the server offers them in seed order', () => {
-      expect(server.interactions).toEqual(seed.interactions.map((i) => ({ sid: i.sid, label: seed.interaction_labels[i.sid] })));
+      expect(server.interactions).toEqual(
+        seed.interactions.map((i) => ({ sid: i.sid, label: seed.interaction_labels[i.sid] })),
+      );
       expect(server.interactions.every((i) => i.label.length > 0)).toBe(true);
     });
 

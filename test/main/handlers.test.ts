@@ -73,7 +73,16 @@ async function rig(settingsDir?: string): Promise<Rig> {
     onUnexpected: (method, err) => unexpected.push([method, err]),
   });
   sessions.push(session);
-  return { handlers, session, secrets, secretWrites, requests, unexpected, settingsDir: dir, settingsFile: settings.path };
+  return {
+    handlers,
+    session,
+    secrets,
+    secretWrites,
+    requests,
+    unexpected,
+    settingsDir: dir,
+    settingsFile: settings.path,
+  };
 }
 
 /** Calls a handler as IPC would; every result must survive the structured clone IPC applies. */
@@ -116,7 +125,12 @@ describe('argument validation', () => {
     ['a missing SID', 'getInteraction', []],
     ['null for a SID', 'getInteraction', [null]],
     ['a malformed interaction SID', 'getInteraction', ['interaction_123'], /not an interaction SID/],
-    ['an agent SID where an interaction SID goes', 'getInteraction', ['agent_43339db7-ea93-4709-971a-7eafbb3b955d'], /not an interaction SID/],
+    [
+      'an agent SID where an interaction SID goes',
+      'getInteraction',
+      ['agent_43339db7-ea93-4709-971a-7eafbb3b955d'],
+      /not an interaction SID/,
+    ],
     ['an extra argument', 'getInteraction', [DENTAL_SID, 'extra']],
     ['an argument to a method that takes none', 'listPhones', ['extra']],
     ['a number without +', 'getPhone', ['14155550123'], /E\.164/],
@@ -130,9 +144,24 @@ describe('argument validation', () => {
     ['an unknown update field', 'updatePhone', [MAIN_LINE, { name: 'x', sid: 'phone_1' }]],
     ['an update that is not an object', 'updatePhone', [MAIN_LINE, 'x']],
     ['an update to a non-E.164 number', 'updatePhone', ['555-0123', { name: 'x' }], /E\.164/],
-    ['a trunk with a username but no password', 'createSipTrunk', [{ name: 'PBX', terminationUri: 'sip:pbx.example.com', sipUsername: 'u' }], /both a SIP username and a password/],
-    ['a trunk with a password but no username', 'createSipTrunk', [{ name: 'PBX', terminationUri: 'sip:pbx.example.com', sipPassword: 'p' }], /both a SIP username and a password/],
-    ['a trunk with an http termination URI', 'createSipTrunk', [{ name: 'PBX', terminationUri: 'http://pbx.example.com' }], /sip: or sips: URI/],
+    [
+      'a trunk with a username but no password',
+      'createSipTrunk',
+      [{ name: 'PBX', terminationUri: 'sip:pbx.example.com', sipUsername: 'u' }],
+      /both a SIP username and a password/,
+    ],
+    [
+      'a trunk with a password but no username',
+      'createSipTrunk',
+      [{ name: 'PBX', terminationUri: 'sip:pbx.example.com', sipPassword: 'p' }],
+      /both a SIP username and a password/,
+    ],
+    [
+      'a trunk with an http termination URI',
+      'createSipTrunk',
+      [{ name: 'PBX', terminationUri: 'http://pbx.example.com' }],
+      /sip: or sips: URI/,
+    ],
     ['a trunk without a name', 'createSipTrunk', [{ name: '', terminationUri: 'sip:pbx.example.com' }], /Enter a name/],
     ['an empty trunk SID', 'getSipTrunk', ['']],
     ['an empty webhook SID', 'deleteWebhook', ['']],
@@ -146,7 +175,12 @@ describe('argument validation', () => {
     ['a confirmation that is not a boolean', 'useSafeStorage', ['yes']],
     ['a timeout under 3 s', 'setPreferences', [{ requestTimeoutSeconds: 2 }], /at least 3 seconds/],
     ['a timeout over 120 s', 'setPreferences', [{ requestTimeoutSeconds: 121 }], /at most 120 seconds/],
-    ['a timeout that is not whole seconds', 'setPreferences', [{ requestTimeoutSeconds: 7.5 }], /whole number of seconds/],
+    [
+      'a timeout that is not whole seconds',
+      'setPreferences',
+      [{ requestTimeoutSeconds: 7.5 }],
+      /whole number of seconds/,
+    ],
     ['an unknown preference', 'setPreferences', [{ requestTimeoutSeconds: 20, theme: 'dark' }]],
   ];
 
@@ -212,7 +246,9 @@ describe('the demo workspace', () => {
     await call(r, 'openDemo');
     const sid = 'interaction_00000000-0000-4000-8000-000000000000';
     const error = expectError(await call(r, 'getInteraction', sid), 'not_found');
-    expect(error.message).toBe(`Interaction ${sid} was not found in workspace "Demo workspace". Check the SID and that you are in the right workspace.`);
+    expect(error.message).toBe(
+      `Interaction ${sid} was not found in workspace "Demo workspace". Check the SID and that you are in the right workspace.`,
+    );
     expect(error.status).toBe(404);
   });
 
@@ -220,8 +256,16 @@ describe('the demo workspace', () => {
     const r = await rig();
     await call(r, 'openDemo');
     const updated = await call(r, 'updatePhone', MAIN_LINE, { inboundAgentId: AGENT });
-    expect(updated).toMatchObject({ ok: true, value: { number: MAIN_LINE, inboundAgentId: AGENT, name: 'Main line — Brightsmile Dental' } });
-    const trunk = await call(r, 'createSipTrunk', { name: 'Lab PBX', terminationUri: 'sip:lab.example.com', sipUsername: 'lab', sipPassword: 'pw-1' });
+    expect(updated).toMatchObject({
+      ok: true,
+      value: { number: MAIN_LINE, inboundAgentId: AGENT, name: 'Main line — Brightsmile Dental' },
+    });
+    const trunk = await call(r, 'createSipTrunk', {
+      name: 'Lab PBX',
+      terminationUri: 'sip:lab.example.com',
+      sipUsername: 'lab',
+      sipPassword: 'pw-1',
+    });
     expect(trunk).toMatchObject({ ok: true, value: { name: 'Lab PBX', sipUsername: 'lab', sipPassword: 'pw-1' } });
     const listed = await call(r, 'listSipTrunks');
     expect(listed.value.map((t: { sid: string }) => t.sid)).toContain(trunk.value.sid);
@@ -270,9 +314,15 @@ describe('connecting to a workspace', () => {
 
   it('a base URL that is not /v1 or sends a key in clear text is refused before any request', async () => {
     const r = await rig();
-    const notV1 = expectError(await call(r, 'connect', { name: 'x', baseUrl: `${customer.baseUrl}/phones`, apiKey: CUSTOMER_KEY }), 'bad_input');
+    const notV1 = expectError(
+      await call(r, 'connect', { name: 'x', baseUrl: `${customer.baseUrl}/phones`, apiKey: CUSTOMER_KEY }),
+      'bad_input',
+    );
     expect(notV1.message).toMatch(/must end with \/v1/);
-    const clear = expectError(await call(r, 'connect', { name: 'x', baseUrl: 'http://api.example.com/v1', apiKey: CUSTOMER_KEY }), 'bad_input');
+    const clear = expectError(
+      await call(r, 'connect', { name: 'x', baseUrl: 'http://api.example.com/v1', apiKey: CUSTOMER_KEY }),
+      'bad_input',
+    );
     expect(clear.message).toMatch(/https/);
     expect(r.requests).toEqual([]);
     expect(r.secretWrites).toEqual([]);
@@ -280,7 +330,11 @@ describe('connecting to a workspace', () => {
 
   it('the right key goes to the secret store and never into the settings file', async () => {
     const r = await rig();
-    const result = await call(r, 'connect', { name: '  Customer  ', baseUrl: `${customer.baseUrl}/`, apiKey: ` ${CUSTOMER_KEY} ` });
+    const result = await call(r, 'connect', {
+      name: '  Customer  ',
+      baseUrl: `${customer.baseUrl}/`,
+      apiKey: ` ${CUSTOMER_KEY} `,
+    });
     expect(result.ok).toBe(true);
     const workspace = result.value.workspace;
     expect(workspace).toMatchObject({ name: 'Customer', baseUrl: customer.baseUrl, isDemo: false });
@@ -300,7 +354,11 @@ describe('connecting to a workspace', () => {
 
   it('the next start restores the workspace from the settings file and the secret store', async () => {
     const first = await rig();
-    const connected = await call(first, 'connect', { name: 'Customer', baseUrl: customer.baseUrl, apiKey: CUSTOMER_KEY });
+    const connected = await call(first, 'connect', {
+      name: 'Customer',
+      baseUrl: customer.baseUrl,
+      apiKey: CUSTOMER_KEY,
+    });
     expect(connected.ok).toBe(true);
 
     // A new session over the same folder, with a secret store holding the saved key.
@@ -321,11 +379,31 @@ describe('not found in a named workspace (issue 4)', () => {
     const r = await rig();
     await call(r, 'connect', { name: 'Production', baseUrl: customer.baseUrl, apiKey: CUSTOMER_KEY });
     const cases: [ApiMethod, unknown[], string][] = [
-      ['getInteraction', [UNKNOWN_SID], `Interaction ${UNKNOWN_SID} was not found in workspace "Production". Check the SID and that you are in the right workspace.`],
-      ['getPhone', [UNKNOWN_NUMBER], `Phone number ${UNKNOWN_NUMBER} was not found in workspace "Production". Check the number and that you are in the right workspace.`],
-      ['updatePhone', [UNKNOWN_NUMBER, { name: 'Front desk' }], `Phone number ${UNKNOWN_NUMBER} was not found in workspace "Production". Check the number and that you are in the right workspace.`],
-      ['getSipTrunk', [UNKNOWN_TRUNK], `SIP trunk ${UNKNOWN_TRUNK} was not found in workspace "Production". Check the SID and that you are in the right workspace.`],
-      ['getWebhook', [UNKNOWN_WEBHOOK], `Webhook ${UNKNOWN_WEBHOOK} was not found in workspace "Production". Check the SID and that you are in the right workspace.`],
+      [
+        'getInteraction',
+        [UNKNOWN_SID],
+        `Interaction ${UNKNOWN_SID} was not found in workspace "Production". Check the SID and that you are in the right workspace.`,
+      ],
+      [
+        'getPhone',
+        [UNKNOWN_NUMBER],
+        `Phone number ${UNKNOWN_NUMBER} was not found in workspace "Production". Check the number and that you are in the right workspace.`,
+      ],
+      [
+        'updatePhone',
+        [UNKNOWN_NUMBER, { name: 'Front desk' }],
+        `Phone number ${UNKNOWN_NUMBER} was not found in workspace "Production". Check the number and that you are in the right workspace.`,
+      ],
+      [
+        'getSipTrunk',
+        [UNKNOWN_TRUNK],
+        `SIP trunk ${UNKNOWN_TRUNK} was not found in workspace "Production". Check the SID and that you are in the right workspace.`,
+      ],
+      [
+        'getWebhook',
+        [UNKNOWN_WEBHOOK],
+        `Webhook ${UNKNOWN_WEBHOOK} was not found in workspace "Production". Check the SID and that you are in the right workspace.`,
+      ],
     ];
     for (const [method, args, message] of cases) {
       const error = expectError(await call(r, method, ...args), 'not_found');
@@ -338,9 +416,13 @@ describe('not found in a named workspace (issue 4)', () => {
     const r = await rig();
     await call(r, 'openDemo');
     await call(r, 'renameWorkspace', 'demo', 'Training');
-    expect(expectError(await call(r, 'getPhone', UNKNOWN_NUMBER), 'not_found').message).toContain('in workspace "Training"');
+    expect(expectError(await call(r, 'getPhone', UNKNOWN_NUMBER), 'not_found').message).toContain(
+      'in workspace "Training"',
+    );
     await call(r, 'connect', { name: 'Customer sandbox', baseUrl: customer.baseUrl, apiKey: CUSTOMER_KEY });
-    expect(expectError(await call(r, 'getPhone', UNKNOWN_NUMBER), 'not_found').message).toContain('in workspace "Customer sandbox"');
+    expect(expectError(await call(r, 'getPhone', UNKNOWN_NUMBER), 'not_found').message).toContain(
+      'in workspace "Customer sandbox"',
+    );
   });
 
   it('a 404 on delete is still "already gone", not an error', async () => {
@@ -356,15 +438,23 @@ describe('workspace methods', () => {
     const connected = await call(r, 'connect', { name: 'Customer', baseUrl: customer.baseUrl, apiKey: CUSTOMER_KEY });
     const id = connected.value.workspace.id;
     expect((await call(r, 'renameWorkspace', id, '  Customer (EU)  ')).value.workspace.name).toBe('Customer (EU)');
-    expect((await call(r, 'setPreferences', { requestTimeoutSeconds: 30 })).value.preferences).toEqual({ requestTimeoutSeconds: 30 });
+    expect((await call(r, 'setPreferences', { requestTimeoutSeconds: 30 })).value.preferences).toEqual({
+      requestTimeoutSeconds: 30,
+    });
     expect(await call(r, 'testWorkspace', id)).toMatchObject({ ok: true, value: { ok: true } });
-    expect(expectError(await call(r, 'switchWorkspace', 'no-such-workspace'), 'bad_input').message).toMatch(/no longer exists/);
+    expect(expectError(await call(r, 'switchWorkspace', 'no-such-workspace'), 'bad_input').message).toMatch(
+      /no longer exists/,
+    );
     const removed = await call(r, 'removeWorkspace', id);
     expect(removed.value).toMatchObject({ workspace: null, workspaces: [] });
     expect(await r.secrets.get(id)).toBeNull();
     const file = fs.readFileSync(r.settingsFile, 'utf8');
     expect(file).not.toContain(CUSTOMER_KEY);
-    expect(JSON.parse(file)).toMatchObject({ workspaces: [], activeWorkspaceId: null, preferences: { requestTimeoutSeconds: 30 } });
+    expect(JSON.parse(file)).toMatchObject({
+      workspaces: [],
+      activeWorkspaceId: null,
+      preferences: { requestTimeoutSeconds: 30 },
+    });
   });
 });
 
@@ -377,7 +467,9 @@ describe('unexpected failures', () => {
     const r = await rig(dir);
     const result = await call(r, 'getSession');
     const error = expectError(result, 'server');
-    expect(error.message).toBe('Something went wrong inside Voice Review. Try again; if it keeps happening, restart the app.');
+    expect(error.message).toBe(
+      'Something went wrong inside Voice Review. Try again; if it keeps happening, restart the app.',
+    );
     expect(r.unexpected.map(([method]) => method)).toEqual(['getSession']);
     expect(r.unexpected[0]![1]).toBeInstanceOf(Error);
   });

@@ -15,7 +15,14 @@ import {
   type KeytarLike,
 } from '../../electron/main/keychain';
 import { ApiError } from '../../electron/shared/errors';
-import { hasBus, isolatedEnv, jsonLines, missingBusTools, NO_BUS_REASON, NO_TOOLS_REASON } from './fixtures/private-bus';
+import {
+  hasBus,
+  isolatedEnv,
+  jsonLines,
+  missingBusTools,
+  NO_BUS_REASON,
+  NO_TOOLS_REASON,
+} from './fixtures/private-bus';
 
 const PROBE = fileURLToPath(new URL('./fixtures/keychain-probe.ts', import.meta.url));
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -60,22 +67,24 @@ describe('clear errors when no Secret Service is reachable (child process, real 
     expect(result.message).not.toContain('sk-not-stored');
   }, 40_000);
 
-  describe.skipIf(missingBusTools.length > 0)(`on a private bus${missingBusTools.length > 0 ? ` (skipped: ${NO_TOOLS_REASON})` : ''}`, () => {
-    const dirs: string[] = [];
-    afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
-    function tempDir(): string {
-      const dir = mkdtempSync(join(tmpdir(), 'voice-review-keychain-'));
-      dirs.push(dir);
-      return dir;
-    }
+  describe.skipIf(missingBusTools.length > 0)(
+    `on a private bus${missingBusTools.length > 0 ? ` (skipped: ${NO_TOOLS_REASON})` : ''}`,
+    () => {
+      const dirs: string[] = [];
+      afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+      function tempDir(): string {
+        const dir = mkdtempSync(join(tmpdir(), 'voice-review-keychain-'));
+        dirs.push(dir);
+        return dir;
+      }
 
-    it('says so when the bus has no keyring daemon installed', () => {
-      const dir = tempDir();
-      const config = join(dir, 'bus.conf');
-      // A session bus with no service directories: nothing can provide org.freedesktop.secrets.
-      writeFileSync(
-        config,
-        `<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+      it('says so when the bus has no keyring daemon installed', () => {
+        const dir = tempDir();
+        const config = join(dir, 'bus.conf');
+        // A session bus with no service directories: nothing can provide org.freedesktop.secrets.
+        writeFileSync(
+          config,
+          `<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
  "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
 <busconfig>
   <type>session</type>
@@ -84,44 +93,58 @@ describe('clear errors when no Secret Service is reachable (child process, real 
   <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy>
 </busconfig>
 `,
-      );
-      const result = spawnSync(
-        'dbus-run-session',
-        [`--config-file=${config}`, '--', process.execPath, '--import', 'tsx', PROBE, 'get', `vitest-${randomUUID()}`],
-        { cwd: REPO_ROOT, env: isolatedEnv({ HOME: dir }), encoding: 'utf8', timeout: 30_000 },
-      );
-      const lines = jsonLines<ProbeResult>(result);
-      expect(lines).toEqual([{ ok: false, kind: 'keychain', message: expect.stringMatching(CANNOT_REACH) }]);
-    }, 40_000);
+        );
+        const result = spawnSync(
+          'dbus-run-session',
+          [
+            `--config-file=${config}`,
+            '--',
+            process.execPath,
+            '--import',
+            'tsx',
+            PROBE,
+            'get',
+            `vitest-${randomUUID()}`,
+          ],
+          { cwd: REPO_ROOT, env: isolatedEnv({ HOME: dir }), encoding: 'utf8', timeout: 30_000 },
+        );
+        const lines = jsonLines<ProbeResult>(result);
+        expect(lines).toEqual([{ ok: false, kind: 'keychain', message: expect.stringMatching(CANNOT_REACH) }]);
+      }, 40_000);
 
-    it('asks to unlock the login keyring when it is locked (get gives null, set fails, delete gives false)', () => {
-      const home = tempDir();
-      const account = `vitest-${randomUUID()}`;
-      const probe = `"${process.execPath}" --import tsx "${PROBE}"`;
-      // Unlocks a fresh keyring in a throwaway HOME, stores a key, locks the login collection, and then
-      // tries to use it. With no display the unlock prompt cannot appear, like a cancelled prompt.
-      const script = [
-        'printf %s pw | gnome-keyring-daemon --unlock --components=secrets >/dev/null',
-        `${probe} set ${account} sk-before-lock`,
-        `gdbus call --session --dest org.freedesktop.secrets --object-path /org/freedesktop/secrets --method org.freedesktop.Secret.Service.Lock "[objectpath '/org/freedesktop/secrets/collection/login']" >/dev/null`,
-        `${probe} get ${account}`,
-        `${probe} set ${account} sk-after-lock`,
-        `${probe} delete ${account}`,
-      ].join(' && ');
-      const result = spawnSync('dbus-run-session', ['--', 'sh', '-c', script], {
-        cwd: REPO_ROOT,
-        env: isolatedEnv({ HOME: home, XDG_DATA_HOME: join(home, 'data'), XDG_RUNTIME_DIR: home }),
-        encoding: 'utf8',
-        timeout: 60_000,
-      });
-      const [stored, read, replaced, deleted] = jsonLines<ProbeResult>(result);
-      expect(stored).toEqual({ ok: true, value: null });
-      expect(read).toEqual({ ok: true, value: null });
-      expect(replaced).toEqual({ ok: false, kind: 'keychain', message: expect.stringMatching(/^Unlock your login keyring/) });
-      expect(replaced!.message).not.toContain('sk-after-lock');
-      expect(deleted).toEqual({ ok: true, value: false });
-    }, 70_000);
-  });
+      it('asks to unlock the login keyring when it is locked (get gives null, set fails, delete gives false)', () => {
+        const home = tempDir();
+        const account = `vitest-${randomUUID()}`;
+        const probe = `"${process.execPath}" --import tsx "${PROBE}"`;
+        // Unlocks a fresh keyring in a throwaway HOME, stores a key, locks the login collection, and then
+        // tries to use it. With no display the unlock prompt cannot appear, like a cancelled prompt.
+        const script = [
+          'printf %s pw | gnome-keyring-daemon --unlock --components=secrets >/dev/null',
+          `${probe} set ${account} sk-before-lock`,
+          `gdbus call --session --dest org.freedesktop.secrets --object-path /org/freedesktop/secrets --method org.freedesktop.Secret.Service.Lock "[objectpath '/org/freedesktop/secrets/collection/login']" >/dev/null`,
+          `${probe} get ${account}`,
+          `${probe} set ${account} sk-after-lock`,
+          `${probe} delete ${account}`,
+        ].join(' && ');
+        const result = spawnSync('dbus-run-session', ['--', 'sh', '-c', script], {
+          cwd: REPO_ROOT,
+          env: isolatedEnv({ HOME: home, XDG_DATA_HOME: join(home, 'data'), XDG_RUNTIME_DIR: home }),
+          encoding: 'utf8',
+          timeout: 60_000,
+        });
+        const [stored, read, replaced, deleted] = jsonLines<ProbeResult>(result);
+        expect(stored).toEqual({ ok: true, value: null });
+        expect(read).toEqual({ ok: true, value: null });
+        expect(replaced).toEqual({
+          ok: false,
+          kind: 'keychain',
+          message: expect.stringMatching(/^Unlock your login keyring/),
+        });
+        expect(replaced!.message).not.toContain('sk-after-lock');
+        expect(deleted).toEqual({ ok: true, value: false });
+      }, 70_000);
+    },
+  );
 });
 
 describe('keytar that cannot be loaded', () => {
@@ -135,7 +158,10 @@ describe('keytar that cannot be loaded', () => {
     });
     const error = await store.get('workspace-1').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ kind: 'keychain', message: expect.stringMatching(/^The keychain module could not be loaded/) });
+    expect(error).toMatchObject({
+      kind: 'keychain',
+      message: expect.stringMatching(/^The keychain module could not be loaded/),
+    });
     expect((error as ApiError).message).toMatch(/reinstall/i);
     expect((error as ApiError).message).toContain('NODE_MODULE_VERSION 115');
   });
@@ -186,11 +212,21 @@ describe('which keychain problem an error is (shown in settings, issue 4)', () =
   it.each([
     ['Cannot create an item in a locked collection', 'locked', /^Unlock your login keyring/],
     ['Could not connect: No such file or directory', 'unavailable', /Install and start gnome-keyring or KWallet/],
-    ['The name org.freedesktop.secrets was not provided by any .service files', 'unavailable', /Install and start gnome-keyring/],
+    [
+      'The name org.freedesktop.secrets was not provided by any .service files',
+      'unavailable',
+      /Install and start gnome-keyring/,
+    ],
     ['Timeout was reached', 'unavailable', /did not answer in time/],
-    ['something nobody has seen before', 'unavailable', /could not store the API key \(something nobody has seen before\)/],
+    [
+      'something nobody has seen before',
+      'unavailable',
+      /could not store the API key \(something nobody has seen before\)/,
+    ],
   ] as const)('libsecret "%s" is %s', async (raw, problem, message) => {
-    const error = await failingStore(raw).set('workspace-1', 'sk-x').catch((e: unknown) => e);
+    const error = await failingStore(raw)
+      .set('workspace-1', 'sk-x')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(KeychainError);
     expect(error).toMatchObject({ kind: 'keychain', problem, message: expect.stringMatching(message) });
     expect(classifyKeychainError(error)).toEqual({ problem, message: (error as ApiError).message });
@@ -206,7 +242,10 @@ describe('which keychain problem an error is (shown in settings, issue 4)', () =
     })
       .get('workspace-1')
       .catch((e: unknown) => e);
-    expect(classifyKeychainError(error)).toEqual({ problem: 'not_loaded', message: expect.stringMatching(/^The keychain module could not be loaded/) });
+    expect(classifyKeychainError(error)).toEqual({
+      problem: 'not_loaded',
+      message: expect.stringMatching(/^The keychain module could not be loaded/),
+    });
   });
 
   it('crosses IPC as a plain ApiError (no extra fields)', () => {
@@ -251,7 +290,15 @@ describe('keychain errors never contain the secret', () => {
 
 for (const [name, makeStore] of [
   ['memory store', () => createMemoryStore()],
-  ['keytar store', () => createKeytarStore({ loadKeytar: () => { throw new Error('never loaded for bad input'); } })],
+  [
+    'keytar store',
+    () =>
+      createKeytarStore({
+        loadKeytar: () => {
+          throw new Error('never loaded for bad input');
+        },
+      }),
+  ],
 ] as const) {
   describe(`${name} input checks`, () => {
     it('refuses an empty or over-long account and an empty secret as bad_input', async () => {
@@ -276,62 +323,65 @@ describe('memory store', () => {
   });
 });
 
-describe.skipIf(!hasBus)(`keytar store against the real Secret Service${hasBus ? '' : ` (skipped: ${NO_BUS_REASON})`}`, () => {
-  const runId = randomUUID();
-  const used: string[] = [];
-  const store = createKeytarStore();
-  const keytar = createRequire(import.meta.url)('keytar') as KeytarLike;
+describe.skipIf(!hasBus)(
+  `keytar store against the real Secret Service${hasBus ? '' : ` (skipped: ${NO_BUS_REASON})`}`,
+  () => {
+    const runId = randomUUID();
+    const used: string[] = [];
+    const store = createKeytarStore();
+    const keytar = createRequire(import.meta.url)('keytar') as KeytarLike;
 
-  /** A fresh account name for this run; every one is deleted after the tests. */
-  function account(label: string): string {
-    const name = `vitest-${label}-${runId}`;
-    used.push(name);
-    return name;
-  }
+    /** A fresh account name for this run; every one is deleted after the tests. */
+    function account(label: string): string {
+      const name = `vitest-${label}-${runId}`;
+      used.push(name);
+      return name;
+    }
 
-  afterAll(async () => {
-    for (const name of used) await keytar.deletePassword(KEYCHAIN_SERVICE, name);
-  });
+    afterAll(async () => {
+      for (const name of used) await keytar.deletePassword(KEYCHAIN_SERVICE, name);
+    });
 
-  it('stores a key and reads it back, under service "Voice Review"', async () => {
-    const workspace = account('store');
-    await store.set(workspace, 'sk-test-abc');
-    expect(await store.get(workspace)).toBe('sk-test-abc');
-    expect(await keytar.getPassword(KEYCHAIN_SERVICE, workspace)).toBe('sk-test-abc');
-  });
+    it('stores a key and reads it back, under service "Voice Review"', async () => {
+      const workspace = account('store');
+      await store.set(workspace, 'sk-test-abc');
+      expect(await store.get(workspace)).toBe('sk-test-abc');
+      expect(await keytar.getPassword(KEYCHAIN_SERVICE, workspace)).toBe('sk-test-abc');
+    });
 
-  it('replaces an earlier key', async () => {
-    const workspace = account('replace');
-    await store.set(workspace, 'sk-old');
-    await store.set(workspace, 'sk-new');
-    expect(await store.get(workspace)).toBe('sk-new');
-  });
+    it('replaces an earlier key', async () => {
+      const workspace = account('replace');
+      await store.set(workspace, 'sk-old');
+      await store.set(workspace, 'sk-new');
+      expect(await store.get(workspace)).toBe('sk-new');
+    });
 
-  it('deletes a key: true the first time, false after', async () => {
-    const workspace = account('delete');
-    await store.set(workspace, 'sk-doomed');
-    expect(await store.delete(workspace)).toBe(true);
-    expect(await store.get(workspace)).toBeNull();
-    expect(await store.delete(workspace)).toBe(false);
-  });
+    it('deletes a key: true the first time, false after', async () => {
+      const workspace = account('delete');
+      await store.set(workspace, 'sk-doomed');
+      expect(await store.delete(workspace)).toBe(true);
+      expect(await store.get(workspace)).toBeNull();
+      expect(await store.delete(workspace)).toBe(false);
+    });
 
-  it('returns null for an account that has no key', async () => {
-    expect(await store.get(account('missing'))).toBeNull();
-  });
+    it('returns null for an account that has no key', async () => {
+      expect(await store.get(account('missing'))).toBeNull();
+    });
 
-  it('keeps unicode secrets intact', async () => {
-    const workspace = account('unicode');
-    const secret = 'ключ-🔑-密钥-é-\u{1F600}';
-    await store.set(workspace, secret);
-    expect(await store.get(workspace)).toBe(secret);
-  });
+    it('keeps unicode secrets intact', async () => {
+      const workspace = account('unicode');
+      const secret = 'ключ-🔑-密钥-é-\u{1F600}';
+      await store.set(workspace, secret);
+      expect(await store.get(workspace)).toBe(secret);
+    });
 
-  it('keeps workspaces apart', async () => {
-    const first = account('first');
-    const second = account('second');
-    await store.set(first, 'sk-first');
-    await store.set(second, 'sk-second');
-    expect(await store.get(first)).toBe('sk-first');
-    expect(await store.get(second)).toBe('sk-second');
-  });
-});
+    it('keeps workspaces apart', async () => {
+      const first = account('first');
+      const second = account('second');
+      await store.set(first, 'sk-first');
+      await store.set(second, 'sk-second');
+      expect(await store.get(first)).toBe('sk-first');
+      expect(await store.get(second)).toBe('sk-second');
+    });
+  },
+);

@@ -23,7 +23,8 @@ import { createMemoryStore } from '../../electron/main/keychain';
 const KEY = 'vr_live_LOGTEST_KEY_0001';
 const SIP = 'sip-Pa55word!x';
 
-const asText = (value: unknown) => JSON.stringify(value, (_k, v: unknown) => (v instanceof Error ? { ...v, message: v.message, stack: v.stack } : v));
+const asText = (value: unknown) =>
+  JSON.stringify(value, (_k, v: unknown) => (v instanceof Error ? { ...v, message: v.message, stack: v.stack } : v));
 
 describe('redact', () => {
   it('removes known secrets from strings, also URL-encoded and JSON-escaped', () => {
@@ -89,7 +90,12 @@ describe('redact', () => {
 
   it('redacts Error messages, stacks, fields and causes, keeping them Errors', () => {
     const cause = new Error(`upstream said Bearer ${KEY}`);
-    const err = new ApiError({ kind: 'unauthorized', status: 401, message: `rejected ${KEY}`, serverMessage: `got Authorization: Bearer ${KEY}` });
+    const err = new ApiError({
+      kind: 'unauthorized',
+      status: 401,
+      message: `rejected ${KEY}`,
+      serverMessage: `got Authorization: Bearer ${KEY}`,
+    });
     (err as unknown as { cause: unknown }).cause = cause;
     const out = redact(err, [KEY]) as Error & { kind: string; status: number; serverMessage: string; cause: Error };
     expect(out).toBeInstanceOf(Error);
@@ -135,10 +141,14 @@ describe('secret registry', () => {
 
     registerIpcSecrets('connect', [{ name: 'x', baseUrl: 'https://a.test', apiKey: ' vr_live_TYPED_KEY_999 ' }]);
     registerIpcSecrets('changeWorkspaceKey', ['ws-1', 'vr_live_CHANGED_KEY_000']);
-    registerIpcSecrets('createSipTrunk', [{ name: 'T', terminationUri: 'sip:x@y', sipUsername: 'u', sipPassword: 'trunk-pass-42' }]);
+    registerIpcSecrets('createSipTrunk', [
+      { name: 'T', terminationUri: 'sip:x@y', sipUsername: 'u', sipPassword: 'trunk-pass-42' },
+    ]);
     registerIpcSecrets('connect', [null]);
     registerIpcSecrets('createSipTrunk', ['not an object']);
-    expect(registeredSecrets()).toEqual(expect.arrayContaining(['vr_live_TYPED_KEY_999', 'vr_live_CHANGED_KEY_000', 'trunk-pass-42']));
+    expect(registeredSecrets()).toEqual(
+      expect.arrayContaining(['vr_live_TYPED_KEY_999', 'vr_live_CHANGED_KEY_000', 'trunk-pass-42']),
+    );
   });
 });
 
@@ -151,7 +161,11 @@ describe('the main log file', () => {
   function freshLog(options: { maxSizeBytes?: number; keepArchives?: number } = {}) {
     const dir = mkdtempSync(join(tmpdir(), 'vr-log-'));
     dirs.push(dir);
-    const logger = configureMainLog(nodeLog.create({ logId: `test-${dirs.length}-${Date.now()}` }), { dir, consoleLevel: 'warn', ...options });
+    const logger = configureMainLog(nodeLog.create({ logId: `test-${dirs.length}-${Date.now()}` }), {
+      dir,
+      consoleLevel: 'warn',
+      ...options,
+    });
     return { dir, logger };
   }
 

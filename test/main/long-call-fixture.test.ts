@@ -42,7 +42,10 @@ describe('generateRecording', () => {
     const { stderr } = await run('sox', [file, '-n', 'stat']);
     const rms = Number(/RMS\s+amplitude:\s+([\d.]+)/.exec(stderr)?.[1]);
     expect(rms).toBeGreaterThan(0.02);
-    const { stdout } = await run('sox', [file, '-t', 'raw', '-e', 'signed-integer', '-b', '16', '-c', '1', '-'], { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 });
+    const { stdout } = await run('sox', [file, '-t', 'raw', '-e', 'signed-integer', '-b', '16', '-c', '1', '-'], {
+      encoding: 'buffer',
+      maxBuffer: 64 * 1024 * 1024,
+    });
     const samples = new Int16Array(stdout.buffer, stdout.byteOffset, stdout.byteLength / 2);
     const window = 400; // 50 ms at 8 kHz
     let quietWindows = 0;
@@ -83,7 +86,12 @@ describe('buildTranscript', () => {
     expect(log.at(-1)!.timestamp).toBeLessThan(2400);
     expect(log.at(-1)!.timestamp).toBeGreaterThan(2390);
     expect(new Set(log.map((e) => e.message)).size).toBe(5000);
-    expect(toLogEntries(log)[4999]).toEqual({ index: 4999, role: 'user', message: log[4999]!.message, offsetSeconds: log[4999]!.timestamp });
+    expect(toLogEntries(log)[4999]).toEqual({
+      index: 4999,
+      role: 'user',
+      message: log[4999]!.message,
+      offsetSeconds: log[4999]!.timestamp,
+    });
   });
 
   it('refuses more entries than the call can hold', () => {
@@ -98,7 +106,10 @@ describe('startLongCallServer', () => {
   beforeAll(async () => {
     file = await generateRecording({ seconds: 60, format: 'mp3' });
     server = await startLongCallServer({ recordings: [{ seconds: 60, file, entries: 40 }] });
-    throttled = await startLongCallServer({ recordings: [{ seconds: 60, file, entries: 40 }], bytesPerSecond: 200_000 });
+    throttled = await startLongCallServer({
+      recordings: [{ seconds: 60, file, entries: 40 }],
+      bytesPerSecond: 200_000,
+    });
   });
   afterAll(async () => {
     await server?.close();
@@ -112,7 +123,11 @@ describe('startLongCallServer', () => {
     expect(interaction.log).toHaveLength(40);
     expect(interaction.log.map((e) => e.offsetSeconds)).toEqual(call!.entries.map((e) => e.timestamp));
     expect(interaction.recordingUrl).toBe(call!.recordingUrl);
-    expect(await createApiClient({ baseUrl: server.baseUrl, apiKey: 'wrong' }).getInteraction(call!.sid).catch((e: unknown) => e)).toMatchObject({ kind: 'unauthorized' });
+    expect(
+      await createApiClient({ baseUrl: server.baseUrl, apiKey: 'wrong' })
+        .getInteraction(call!.sid)
+        .catch((e: unknown) => e),
+    ).toMatchObject({ kind: 'unauthorized' });
   });
 
   it('serves the recording by byte range, only with the key', async () => {
@@ -122,7 +137,9 @@ describe('startLongCallServer', () => {
     expect(noKey.status).toBe(401);
     await noKey.body?.cancel();
 
-    const response = await fetch(call!.recordingUrl, { headers: { Range: 'bytes=1000-1999', Authorization: `Bearer ${server.apiKey}` } });
+    const response = await fetch(call!.recordingUrl, {
+      headers: { Range: 'bytes=1000-1999', Authorization: `Bearer ${server.apiKey}` },
+    });
     expect(response.status).toBe(206);
     expect(response.headers.get('content-range')).toBe(`bytes 1000-1999/${bytes.length}`);
     expect(response.headers.get('content-type')).toBe('audio/mpeg');
@@ -138,7 +155,9 @@ describe('startLongCallServer', () => {
   it('paces recording bodies at bytesPerSecond when throttled', async () => {
     const [call] = throttled.interactions;
     const started = performance.now();
-    const response = await fetch(call!.recordingUrl, { headers: { Range: 'bytes=0-99999', Authorization: `Bearer ${throttled.apiKey}` } });
+    const response = await fetch(call!.recordingUrl, {
+      headers: { Range: 'bytes=0-99999', Authorization: `Bearer ${throttled.apiKey}` },
+    });
     expect((await response.arrayBuffer()).byteLength).toBe(100_000);
     // 100 kB at 200 kB/s cannot arrive in less than half a second.
     expect(performance.now() - started).toBeGreaterThanOrEqual(490);

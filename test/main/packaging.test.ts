@@ -24,8 +24,11 @@ beforeAll(async () => {
 
 /** The fuse wire electron-builder 26 writes for `config.electronFuses` (its own code). */
 async function fuseWire(): Promise<Record<string | number, unknown>> {
-  const generate = (PlatformPackager.prototype as unknown as { generateFuseConfig(f: unknown): Promise<Record<string | number, unknown>> })
-    .generateFuseConfig;
+  const generate = (
+    PlatformPackager.prototype as unknown as {
+      generateFuseConfig(f: unknown): Promise<Record<string | number, unknown>>;
+    }
+  ).generateFuseConfig;
   return generate.call({}, config.electronFuses);
 }
 
@@ -37,7 +40,10 @@ describe('electron-builder.yml', () => {
   });
 
   it('the schema check would catch a misspelt fuse', async () => {
-    const typo = { ...config, electronFuses: { ...config.electronFuses, runAsNOde: false } } as unknown as Configuration;
+    const typo = {
+      ...config,
+      electronFuses: { ...config.electronFuses, runAsNOde: false },
+    } as unknown as Configuration;
     await expect(validateConfiguration(typo, new DebugLogger(false))).rejects.toThrow(/configuration.electronFuses/);
   });
 
@@ -66,14 +72,19 @@ describe('electron-builder.yml', () => {
     const keytarBinary = 'node_modules/keytar/build/Release/keytar.node';
     expect(patterns.some((p) => minimatch(keytarBinary, p))).toBe(true);
     // keytar is a runtime dependency, so electron-builder packs (and rebuilds) it.
-    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; main: string };
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+      main: string;
+    };
     expect(Object.keys(pkg.dependencies)).toContain('keytar');
     // The app entry and the demo resources main reads at app.getAppPath()/resources are packed.
     const filters = [config.files ?? []]
       .flat()
       .flatMap((f) => (typeof f === 'string' ? [f] : [f?.filter ?? []].flat()))
       .filter((p): p is string => typeof p === 'string');
-    const packed = (path: string) => filters.some((p) => !p.startsWith('!') && minimatch(path, p)) && !filters.some((p) => p.startsWith('!') && minimatch(path, p.slice(1)));
+    const packed = (path: string) =>
+      filters.some((p) => !p.startsWith('!') && minimatch(path, p)) &&
+      !filters.some((p) => p.startsWith('!') && minimatch(path, p.slice(1)));
     expect(packed(pkg.main.replace(/^\.\//, ''))).toBe(true);
     expect(packed('out/renderer/index.html')).toBe(true);
     expect(packed('resources/demo/seed.json')).toBe(true);

@@ -57,7 +57,10 @@ const numberLike = fc.oneof(
 const stringLike = fc.oneof(fc.constant(null), fc.constant(undefined), fc.string());
 const boolLike = fc.oneof(fc.constant(null), fc.constant(undefined), fc.boolean());
 /** A required identifier: mostly valid, sometimes empty or of the wrong type. */
-const sidLike = fc.oneof({ weight: 10, arbitrary: fc.string({ minLength: 1 }) }, { weight: 1, arbitrary: fc.constantFrom('', 7, null) });
+const sidLike = fc.oneof(
+  { weight: 10, arbitrary: fc.string({ minLength: 1 }) },
+  { weight: 1, arbitrary: fc.constantFrom('', 7, null) },
+);
 /** A record whose fields are each absent, or present with the given value. */
 const partial = <T extends Record<string, unknown>>(model: { [K in keyof T]: fc.Arbitrary<T[K]> }) =>
   fc.record(model, { requiredKeys: [] });
@@ -123,7 +126,9 @@ function mutated(base: fc.Arbitrary<Record<string, unknown>>): fc.Arbitrary<Reco
 /** Generators for the payload under one envelope key: structured, mutated, or anything at all. */
 function payloads(wire: fc.Arbitrary<Record<string, unknown>>, list: boolean): fc.Arbitrary<unknown> {
   const one = fc.oneof(wire, mutated(wire));
-  return list ? fc.oneof({ weight: 4, arbitrary: fc.array(one, { maxLength: 8 }) }, { weight: 1, arbitrary: fc.anything() }) : one;
+  return list
+    ? fc.oneof({ weight: 4, arbitrary: fc.array(one, { maxLength: 8 }) }, { weight: 1, arbitrary: fc.anything() })
+    : one;
 }
 
 // ---------- domain shape checks ----------
@@ -156,7 +161,8 @@ function expectInteraction(p: ParsedInteraction): void {
 
 function expectPhone(p: Phone): void {
   expect(typeof p.number === 'string' && p.number.length > 0).toBe(true);
-  for (const v of [p.sid, p.name, p.createdAt, p.updatedAt, p.inboundAgentId, p.outboundAgentId]) expect(isStringOrNull(v)).toBe(true);
+  for (const v of [p.sid, p.name, p.createdAt, p.updatedAt, p.inboundAgentId, p.outboundAgentId])
+    expect(isStringOrNull(v)).toBe(true);
   if (p.sipTrunk !== null) {
     expect(isStringOrNull(p.sipTrunk.sid) && isStringOrNull(p.sipTrunk.name)).toBe(true);
     expect(typeof p.sipTrunk.system).toBe('boolean');
@@ -165,7 +171,8 @@ function expectPhone(p: Phone): void {
 
 function expectSipTrunk(t: SipTrunk): void {
   expect(typeof t.sid === 'string' && t.sid.length > 0).toBe(true);
-  for (const v of [t.name, t.terminationUri, t.createdAt, t.updatedAt, t.sipUsername, t.sipPassword]) expect(isStringOrNull(v)).toBe(true);
+  for (const v of [t.name, t.terminationUri, t.createdAt, t.updatedAt, t.sipUsername, t.sipPassword])
+    expect(isStringOrNull(v)).toBe(true);
 }
 
 function expectWebhook(w: Webhook): void {
@@ -189,13 +196,55 @@ interface SchemaCase {
 }
 
 const cases: SchemaCase[] = [
-  { name: 'interactionEnvelope', key: 'interaction', schema: interactionEnvelope, payload: payloads(interactionWire, false), check: (d) => expectInteraction(d as ParsedInteraction) },
-  { name: 'phonesEnvelope', key: 'phones', schema: phonesEnvelope, payload: payloads(phoneWire, true), check: (d) => (d as Phone[]).forEach(expectPhone) },
-  { name: 'phoneEnvelope', key: 'phone', schema: phoneEnvelope, payload: payloads(phoneWire, false), check: (d) => expectPhone(d as Phone) },
-  { name: 'sipTrunksEnvelope', key: 'sip_trunks', schema: sipTrunksEnvelope, payload: payloads(sipTrunkWire, true), check: (d) => (d as SipTrunk[]).forEach(expectSipTrunk) },
-  { name: 'sipTrunkEnvelope', key: 'sip_trunk', schema: sipTrunkEnvelope, payload: payloads(sipTrunkWire, false), check: (d) => expectSipTrunk(d as SipTrunk) },
-  { name: 'webhooksEnvelope', key: 'webhooks', schema: webhooksEnvelope, payload: payloads(webhookWire, true), check: (d) => (d as Webhook[]).forEach(expectWebhook) },
-  { name: 'webhookEnvelope', key: 'webhook', schema: webhookEnvelope, payload: payloads(webhookWire, false), check: (d) => expectWebhook(d as Webhook) },
+  {
+    name: 'interactionEnvelope',
+    key: 'interaction',
+    schema: interactionEnvelope,
+    payload: payloads(interactionWire, false),
+    check: (d) => expectInteraction(d as ParsedInteraction),
+  },
+  {
+    name: 'phonesEnvelope',
+    key: 'phones',
+    schema: phonesEnvelope,
+    payload: payloads(phoneWire, true),
+    check: (d) => (d as Phone[]).forEach(expectPhone),
+  },
+  {
+    name: 'phoneEnvelope',
+    key: 'phone',
+    schema: phoneEnvelope,
+    payload: payloads(phoneWire, false),
+    check: (d) => expectPhone(d as Phone),
+  },
+  {
+    name: 'sipTrunksEnvelope',
+    key: 'sip_trunks',
+    schema: sipTrunksEnvelope,
+    payload: payloads(sipTrunkWire, true),
+    check: (d) => (d as SipTrunk[]).forEach(expectSipTrunk),
+  },
+  {
+    name: 'sipTrunkEnvelope',
+    key: 'sip_trunk',
+    schema: sipTrunkEnvelope,
+    payload: payloads(sipTrunkWire, false),
+    check: (d) => expectSipTrunk(d as SipTrunk),
+  },
+  {
+    name: 'webhooksEnvelope',
+    key: 'webhooks',
+    schema: webhooksEnvelope,
+    payload: payloads(webhookWire, true),
+    check: (d) => (d as Webhook[]).forEach(expectWebhook),
+  },
+  {
+    name: 'webhookEnvelope',
+    key: 'webhook',
+    schema: webhookEnvelope,
+    payload: payloads(webhookWire, false),
+    check: (d) => expectWebhook(d as Webhook),
+  },
 ];
 
 describe.each(cases)('$name', ({ key, schema, payload, check }) => {
@@ -205,12 +254,21 @@ describe.each(cases)('$name', ({ key, schema, payload, check }) => {
   };
 
   it('never throws on fc.anything(), bare or under its key', () => {
-    fc.assert(fc.property(fc.anything(), (value) => holds(value)), { numRuns: RUNS });
-    fc.assert(fc.property(fc.anything(), (value) => holds({ status: 'success', [key]: value })), { numRuns: RUNS });
+    fc.assert(
+      fc.property(fc.anything(), (value) => holds(value)),
+      { numRuns: RUNS },
+    );
+    fc.assert(
+      fc.property(fc.anything(), (value) => holds({ status: 'success', [key]: value })),
+      { numRuns: RUNS },
+    );
   });
 
   it('never throws on fc.jsonValue() under its key', () => {
-    fc.assert(fc.property(fc.jsonValue(), (value) => holds({ status: 'success', [key]: value })), { numRuns: RUNS });
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => holds({ status: 'success', [key]: value })),
+      { numRuns: RUNS },
+    );
   });
 
   it('parses structured and mutated payloads into the domain shape, or fails cleanly', () => {
@@ -290,16 +348,35 @@ const body: fc.Arbitrary<string | Uint8Array<ArrayBuffer>> = fc.oneof(
   fc.json(),
   fc.uint8Array({ maxLength: 200 }).map((bytes) => new Uint8Array(bytes)),
   fc
-    .tuple(fc.oneof(fc.constant('success'), fc.constant('error'), fc.string(), fc.anything()), fc.constantFrom(...PAYLOAD_KEYS), fc.anything())
+    .tuple(
+      fc.oneof(fc.constant('success'), fc.constant('error'), fc.string(), fc.anything()),
+      fc.constantFrom(...PAYLOAD_KEYS),
+      fc.anything(),
+    )
     .map(([status, key, value]) => stringifyOrEmpty({ status, [key]: value })),
-  fc.constantFrom(...cases).chain((c) => c.payload.map((value) => stringifyOrEmpty({ status: 'success', [c.key]: value }))),
   fc
-    .tuple(fc.constantFrom('message', 'error', 'detail', 'title', 'msg'), fc.string({ maxLength: 40 }), fc.string({ maxLength: 40 }))
+    .constantFrom(...cases)
+    .chain((c) => c.payload.map((value) => stringifyOrEmpty({ status: 'success', [c.key]: value }))),
+  fc
+    .tuple(
+      fc.constantFrom('message', 'error', 'detail', 'title', 'msg'),
+      fc.string({ maxLength: 40 }),
+      fc.string({ maxLength: 40 }),
+    )
     .map(([field, before, after]) => stringifyOrEmpty({ status: 'error', [field]: `${before}${KEY}${after}` })),
   fc.tuple(fc.string({ maxLength: 40 }), fc.string({ maxLength: 40 })).map(([a, b]) => `${a}${KEY}${b}`),
 );
-const status = fc.oneof(fc.constantFrom(200, 201, 204, 400, 401, 404, 429, 500, 502, 503, 504), fc.integer({ min: 200, max: 599 }));
-const retryAfter = fc.option(fc.oneof(fc.nat({ max: 10_000 }).map(String), fc.date().map((d) => (Number.isNaN(d.getTime()) ? 'x' : d.toUTCString())), fc.string({ maxLength: 10 })));
+const status = fc.oneof(
+  fc.constantFrom(200, 201, 204, 400, 401, 404, 429, 500, 502, 503, 504),
+  fc.integer({ min: 200, max: 599 }),
+);
+const retryAfter = fc.option(
+  fc.oneof(
+    fc.nat({ max: 10_000 }).map(String),
+    fc.date().map((d) => (Number.isNaN(d.getTime()) ? 'x' : d.toUTCString())),
+    fc.string({ maxLength: 10 }),
+  ),
+);
 
 /** Any outcome must be a value or an ApiError of a known kind whose messages do not hold the key. */
 async function expectValueOrApiError(promise: Promise<unknown>): Promise<void> {
@@ -328,8 +405,13 @@ describe('the client on arbitrary answers', () => {
       fc.asyncProperty(fc.constantFrom(...CALLS), status, body, retryAfter, async ([, call], code, text, after) => {
         const headers: Record<string, string> = { 'Content-Type': 'application/json' };
         if (after !== null && /^[\t\x20-\x7e]*$/.test(after)) headers['Retry-After'] = after;
-        const fakeFetch: typeof fetch = async () => new Response(NULL_BODY.has(code) ? null : text, { status: code, headers });
-        await expectValueOrApiError(call(createApiClient({ baseUrl: 'https://api.example.com/v1', apiKey: KEY, fetch: fakeFetch, retry: NO_WAIT })));
+        const fakeFetch: typeof fetch = async () =>
+          new Response(NULL_BODY.has(code) ? null : text, { status: code, headers });
+        await expectValueOrApiError(
+          call(
+            createApiClient({ baseUrl: 'https://api.example.com/v1', apiKey: KEY, fetch: fakeFetch, retry: NO_WAIT }),
+          ),
+        );
       }),
       { numRuns: RUNS },
     );
@@ -340,7 +422,9 @@ describe('the client on arbitrary answers', () => {
       fc.anything(),
       fc.string().map((m) => new Error(m)),
       fc.constantFrom('TimeoutError', 'AbortError', 'TypeError').map((name) => Object.assign(new Error('x'), { name })),
-      fc.tuple(fc.anything(), fc.anything()).map(([code, message]) => new TypeError('fetch failed', { cause: { code, message } })),
+      fc
+        .tuple(fc.anything(), fc.anything())
+        .map(([code, message]) => new TypeError('fetch failed', { cause: { code, message } })),
       fc.string().map((m) => new TypeError('fetch failed', { cause: m })),
     );
     await fc.assert(
@@ -348,7 +432,11 @@ describe('the client on arbitrary answers', () => {
         const fakeFetch: typeof fetch = async () => {
           throw thrown;
         };
-        await expectValueOrApiError(call(createApiClient({ baseUrl: 'https://api.example.com/v1', apiKey: KEY, fetch: fakeFetch, retry: NO_WAIT })));
+        await expectValueOrApiError(
+          call(
+            createApiClient({ baseUrl: 'https://api.example.com/v1', apiKey: KEY, fetch: fakeFetch, retry: NO_WAIT }),
+          ),
+        );
       }),
       { numRuns: RUNS },
     );
@@ -418,7 +506,10 @@ describe('the client on arbitrary answers', () => {
 
     it.each([
       ['a list of phones', (deep: string) => `{"status":"success","phones":${deep}}`],
-      ['an interaction variable', (deep: string) => `{"status":"success","interaction":{"sid":"i1","variables":{"v":${deep}}}}`],
+      [
+        'an interaction variable',
+        (deep: string) => `{"status":"success","interaction":{"sid":"i1","variables":{"v":${deep}}}}`,
+      ],
       ['an error body', (deep: string) => `{"status":"error","message":${deep}}`],
     ])('ends in a value or a typed error on an array nested 10 000 deep in %s', async (_where, wrap) => {
       const depth = 10_000;
@@ -437,7 +528,9 @@ describe('the client on arbitrary answers', () => {
       const depth = 10_000;
       answer = (_req, res) => {
         res.writeHead(200, { 'Content-Type': 'application/json' });
-        res.end(`{"status":"success","interaction":{"sid":"i1","variables":{"v":${'['.repeat(depth)}${']'.repeat(depth)},"w":7}}}`);
+        res.end(
+          `{"status":"success","interaction":{"sid":"i1","variables":{"v":${'['.repeat(depth)}${']'.repeat(depth)},"w":7}}}`,
+        );
       };
       const interaction = await client(5_000).getInteraction('i1');
       expect(typeof interaction.variables.v).toBe('string');

@@ -41,7 +41,11 @@ function tempDir(): string {
 /** A service where interaction `sid` has its recording at `host` path `/r/<sid>`. */
 function service(cacheDir: string | null, extra: Partial<PeaksServiceOptions> = {}) {
   return createPeaksService({
-    locate: async (sid) => ({ recordingUrl: `${host.origin}/r/${sid}`, baseUrl: 'https://api.example.com/v1', apiKey: 'k' }),
+    locate: async (sid) => ({
+      recordingUrl: `${host.origin}/r/${sid}`,
+      baseUrl: 'https://api.example.com/v1',
+      apiKey: 'k',
+    }),
     cacheDir,
     ...extra,
   });
@@ -97,13 +101,17 @@ describe('disk cache of peaks', () => {
     await waiting;
     expect(performance.now() - started).toBeGreaterThanOrEqual(45);
     // Shortly after it was opened (same view), there is nothing left to wait for.
-    await expect(Promise.race([gate.wait(SID).then(() => 'open'), new Promise((r) => setTimeout(() => r('held'), 20))])).resolves.toBe('open');
+    await expect(
+      Promise.race([gate.wait(SID).then(() => 'open'), new Promise((r) => setTimeout(() => r('held'), 20))]),
+    ).resolves.toBe('open');
 
     // An opening from an earlier view does not count: a new view's download waits for its own player.
     const short = createPlaybackGate(60, 0);
     short.opened(SID);
     await new Promise((r) => setTimeout(r, 80));
-    await expect(Promise.race([short.wait(SID).then(() => 'open'), new Promise((r) => setTimeout(() => r('held'), 20))])).resolves.toBe('held');
+    await expect(
+      Promise.race([short.wait(SID).then(() => 'open'), new Promise((r) => setTimeout(() => r('held'), 20))]),
+    ).resolves.toBe('held');
   });
 
   it('answers a second view from the cache with the same peaks, without downloading again', async () => {
@@ -208,8 +216,15 @@ describe('disk cache of peaks', () => {
     const demo = await startDemoServer({ resourcesDir: path.resolve(__dirname, '../../resources') });
     try {
       const [interaction] = demo.interactions;
-      const locate = async () => ({ recordingUrl: `${demo.baseUrl}/recordings/${interaction!.sid}.ogg`, baseUrl: demo.baseUrl, apiKey: demo.apiKey });
-      const head = await fetch((await locate()).recordingUrl, { method: 'HEAD', headers: { Authorization: `Bearer ${demo.apiKey}` } });
+      const locate = async () => ({
+        recordingUrl: `${demo.baseUrl}/recordings/${interaction!.sid}.ogg`,
+        baseUrl: demo.baseUrl,
+        apiKey: demo.apiKey,
+      });
+      const head = await fetch((await locate()).recordingUrl, {
+        method: 'HEAD',
+        headers: { Authorization: `Bearer ${demo.apiKey}` },
+      });
       const stat = fs.statSync(path.resolve(__dirname, '../../resources/demo/recordings', `${interaction!.sid}.ogg`));
       expect(head.headers.get('etag')).toMatch(/^(W\/)?"[^"]+"$/);
       expect(head.headers.get('last-modified')).toBe(stat.mtime.toUTCString());

@@ -116,7 +116,12 @@ describe('a mono call (1 s silence, 1 s tone, 1 s silence)', () => {
 const stereoCases: MonoCase[] = [
   { name: 'WAV PCM 16-bit stereo', fixture: fixtures.wavPcm16Stereo, tolerance: 0.001 },
   { name: 'FLAC stereo', fixture: fixtures.flacStereo, tolerance: 0.001 },
-  { name: 'MP3 stereo', fixture: fixtures.mp3Stereo, tolerance: 0.1, missing: 'this sox build cannot write MP3 (see `sox -h`)' },
+  {
+    name: 'MP3 stereo',
+    fixture: fixtures.mp3Stereo,
+    tolerance: 0.1,
+    missing: 'this sox build cannot write MP3 (see `sox -h`)',
+  },
   { name: 'Ogg/Opus stereo', fixture: fixtures.oggOpusStereo, tolerance: 0.1, missing: 'opusenc is not installed' },
 ];
 

@@ -69,7 +69,9 @@ async function failure(promise: Promise<unknown>): Promise<ApiError> {
 describe('where the API key goes', () => {
   it('sends the key to the workspace origin, for the HEAD and the download', async () => {
     workspaceHost.files.set('/v1/recordings/a.wav', { bytes: wav });
-    const peaks = await serviceFor(`${workspaceHost.origin}/v1/recordings/a.wav`, { cacheDir: tempCacheDir() }).get(SID);
+    const peaks = await serviceFor(`${workspaceHost.origin}/v1/recordings/a.wav`, { cacheDir: tempCacheDir() }).get(
+      SID,
+    );
     expect(peaks.channels).toHaveLength(2);
     expect(workspaceHost.requests.map((r) => r.method)).toEqual(['HEAD', 'GET']);
     expect(workspaceHost.requests.every((r) => r.authorization === `Bearer ${API_KEY}`)).toBe(true);
@@ -85,7 +87,11 @@ describe('where the API key goes', () => {
 
   it('does not follow a redirect while the key is attached (the key cannot leak to the target)', async () => {
     otherHost.files.set('/store/a.wav', { bytes: wav });
-    workspaceHost.files.set('/v1/recordings/moved.wav', { bytes: wav, status: 302, location: `${otherHost.origin}/store/a.wav` });
+    workspaceHost.files.set('/v1/recordings/moved.wav', {
+      bytes: wav,
+      status: 302,
+      location: `${otherHost.origin}/store/a.wav`,
+    });
     const error = await failure(serviceFor(`${workspaceHost.origin}/v1/recordings/moved.wav`).get(SID));
     expect(error.kind).toBe('server');
     expect(error.message).toMatch(/redirect/);
@@ -104,7 +110,11 @@ describe('errors a support person can act on', () => {
   it('a rejected key is unauthorized (401), without the key in the message', async () => {
     workspaceHost.files.set('/v1/recordings/a.wav', { bytes: wav });
     const wrongKey = createPeaksService({
-      locate: async () => ({ recordingUrl: `${workspaceHost.origin}/v1/recordings/a.wav`, baseUrl: `${workspaceHost.origin}/v1`, apiKey: 'not-the-key' }),
+      locate: async () => ({
+        recordingUrl: `${workspaceHost.origin}/v1/recordings/a.wav`,
+        baseUrl: `${workspaceHost.origin}/v1`,
+        apiKey: 'not-the-key',
+      }),
       cacheDir: tempCacheDir(),
     });
     const error = await failure(wrongKey.get(SID));
@@ -130,7 +140,10 @@ describe('errors a support person can act on', () => {
 
   it('an interaction without a playable recording is not_found, and nothing is fetched', async () => {
     expect((await failure(serviceFor(null).get(SID))).message).toBe('This interaction has no recording.');
-    expect((await failure(serviceFor(`${otherHost.origin}/x.wav`).get('interaction_00000000-0000-4000-8000-000000000000'))).kind).toBe('not_found');
+    expect(
+      (await failure(serviceFor(`${otherHost.origin}/x.wav`).get('interaction_00000000-0000-4000-8000-000000000000')))
+        .kind,
+    ).toBe('not_found');
     const fileUrl = await failure(serviceFor('file:///etc/passwd').get(SID));
     expect(fileUrl.kind).toBe('not_found');
     expect(fileUrl.message).toContain('"file:"');

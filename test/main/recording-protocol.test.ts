@@ -152,7 +152,9 @@ describe('serving a recording from the API origin', () => {
     const { handle } = handlerFor(sid, onDemo(), { onStreaming: (s) => streaming.push(s) });
     await (await handle(recordingRequest(sid, { method: 'HEAD' }))).body?.cancel();
     expect(streaming).toEqual([]);
-    const refused = handlerFor(sid, onDemo(`${DENTAL_SID}.ogg`, 'demo_revoked0000'), { onStreaming: (s) => streaming.push(s) });
+    const refused = handlerFor(sid, onDemo(`${DENTAL_SID}.ogg`, 'demo_revoked0000'), {
+      onStreaming: (s) => streaming.push(s),
+    });
     await (await refused.handle(recordingRequest(sid))).text();
     expect(streaming).toEqual([]);
     await (await handle(recordingRequest(sid, { headers: { Range: 'bytes=0-99' } }))).arrayBuffer();
@@ -172,7 +174,11 @@ describe('the API key stays with the API origin', () => {
   it('does not send the key to a recording on another origin, and only forwards media headers', async () => {
     const sid = newSid();
     const file = `/${sid}.ogg`;
-    const { handle } = handlerFor(sid, { recordingUrl: `${cdnOrigin}${file}`, baseUrl: demo.baseUrl, apiKey: demo.apiKey });
+    const { handle } = handlerFor(sid, {
+      recordingUrl: `${cdnOrigin}${file}`,
+      baseUrl: demo.baseUrl,
+      apiKey: demo.apiKey,
+    });
     const response = await handle(recordingRequest(sid));
     expect(response.status).toBe(200);
     expect((await bytes(response)).equals(CDN_BYTES)).toBe(true);
@@ -188,7 +194,11 @@ describe('the API key stays with the API origin', () => {
     const file = `/${sid}.ogg`;
     const cdnPort = new URL(cdnOrigin).port;
     // Base URL on localhost:<cdn port> would be the same origin; 127.0.0.1:<demo port> is not.
-    const { handle } = handlerFor(sid, { recordingUrl: `http://127.0.0.1:${cdnPort}${file}`, baseUrl: demo.baseUrl, apiKey: demo.apiKey });
+    const { handle } = handlerFor(sid, {
+      recordingUrl: `http://127.0.0.1:${cdnPort}${file}`,
+      baseUrl: demo.baseUrl,
+      apiKey: demo.apiKey,
+    });
     await (await handle(recordingRequest(sid))).arrayBuffer();
     expect(cdnReceived.find((r) => r.url === file)?.authorization).toBeUndefined();
   });
@@ -304,7 +314,11 @@ describe('upstream failures and streaming', () => {
     const closedOrigin = `http://127.0.0.1:${(probe.address() as AddressInfo).port}`;
     await new Promise<void>((resolve) => probe.close(() => resolve()));
     const sid = newSid();
-    const { handle } = handlerFor(sid, { recordingUrl: `${closedOrigin}/a.ogg`, baseUrl: demo.baseUrl, apiKey: demo.apiKey });
+    const { handle } = handlerFor(sid, {
+      recordingUrl: `${closedOrigin}/a.ogg`,
+      baseUrl: demo.baseUrl,
+      apiKey: demo.apiKey,
+    });
     const response = await handle(recordingRequest(sid));
     expect(response.status).toBe(502);
     expect(await response.text()).toMatch(/could not be reached/);
@@ -315,7 +329,11 @@ describe('upstream failures and streaming', () => {
       // Never answers.
     });
     const sid = newSid();
-    const { handle } = handlerFor(sid, { recordingUrl: `${silentOrigin}/a.ogg`, baseUrl: demo.baseUrl, apiKey: demo.apiKey }, { timeoutMs: 200 });
+    const { handle } = handlerFor(
+      sid,
+      { recordingUrl: `${silentOrigin}/a.ogg`, baseUrl: demo.baseUrl, apiKey: demo.apiKey },
+      { timeoutMs: 200 },
+    );
     const response = await handle(recordingRequest(sid));
     expect(response.status).toBe(504);
     expect(await response.text()).toMatch(/did not answer in time/);
@@ -337,7 +355,11 @@ describe('upstream failures and streaming', () => {
     });
     const sid = newSid();
     // The slow server is also given as the API origin, so the key path (redirect: manual) streams too.
-    const { handle } = handlerFor(sid, { recordingUrl: `${slowOrigin}/a.ogg`, baseUrl: `${slowOrigin}/v1`, apiKey: 'k' });
+    const { handle } = handlerFor(sid, {
+      recordingUrl: `${slowOrigin}/a.ogg`,
+      baseUrl: `${slowOrigin}/v1`,
+      apiKey: 'k',
+    });
     const response = await handle(recordingRequest(sid));
     expect(response.status).toBe(200);
     const reader = response.body!.getReader();

@@ -68,7 +68,8 @@ function breakableKeychain(): SecretStore & { broken: boolean } {
   const fail = () => {
     throw new ApiError({
       kind: 'keychain',
-      message: 'Voice Review could not reach the system keychain (Secret Service). Install and start gnome-keyring or KWallet, then try again.',
+      message:
+        'Voice Review could not reach the system keychain (Secret Service). Install and start gnome-keyring or KWallet, then try again.',
     });
   };
   const store = {
@@ -99,18 +100,38 @@ async function startHostileServer(demo: DemoServer): Promise<{ baseUrl: string; 
         const body = Buffer.concat(chunks).toString('utf8');
         const authorization = req.headers.authorization ?? '';
         if (state.mode === 'echo401') {
-          res.writeHead(401, { 'Content-Type': 'application/json', 'WWW-Authenticate': `Bearer error="invalid_token" token="${authorization}"` });
-          res.end(JSON.stringify({ status: 'error', message: `Invalid credentials: ${authorization}`, error: { message: `rejected ${authorization}` } }));
+          res.writeHead(401, {
+            'Content-Type': 'application/json',
+            'WWW-Authenticate': `Bearer error="invalid_token" token="${authorization}"`,
+          });
+          res.end(
+            JSON.stringify({
+              status: 'error',
+              message: `Invalid credentials: ${authorization}`,
+              error: { message: `rejected ${authorization}` },
+            }),
+          );
           return;
         }
         if (state.mode === 'echo500') {
           res.writeHead(500, { 'Content-Type': 'application/json' });
-          res.end(JSON.stringify({ status: 'error', message: `Internal error handling ${body} with ${authorization}`, headers: req.headers }));
+          res.end(
+            JSON.stringify({
+              status: 'error',
+              message: `Internal error handling ${body} with ${authorization}`,
+              headers: req.headers,
+            }),
+          );
           return;
         }
         const headers: Record<string, string> = {};
-        for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string' && name !== 'host') headers[name] = value;
-        const upstream = await fetch(`${demoOrigin}${req.url}`, { method: req.method, headers, body: body === '' ? undefined : body });
+        for (const [name, value] of Object.entries(req.headers))
+          if (typeof value === 'string' && name !== 'host') headers[name] = value;
+        const upstream = await fetch(`${demoOrigin}${req.url}`, {
+          method: req.method,
+          headers,
+          body: body === '' ? undefined : body,
+        });
         const type = upstream.headers.get('content-type') ?? '';
         const out: Record<string, string> = {};
         upstream.headers.forEach((value, name) => {
@@ -179,20 +200,30 @@ const thrown: string[] = [];
 
 beforeAll(async () => {
   userData = mkdtempSync(join(tmpdir(), 'vr-secret-leak-'));
-  const log = configureMainLog(nodeLog.create({ logId: `secret-leak-${process.pid}` }), { dir: join(userData, 'logs'), consoleLevel: false });
+  const log = configureMainLog(nodeLog.create({ logId: `secret-leak-${process.pid}` }), {
+    dir: join(userData, 'logs'),
+    consoleLevel: false,
+  });
 
   demo = await startDemoServer({ resourcesDir: join(ROOT, 'resources'), apiKey: KEY });
   hostile = await startHostileServer(demo);
 
   // Careless request logging, as a future change might add: every request with its headers.
   const loggingFetch: typeof fetch = async (input, init) => {
-    log.info('HTTP request', { url: String(input instanceof Request ? input.url : input), method: init?.method ?? 'GET', headers: init?.headers, body: init?.body });
+    log.info('HTTP request', {
+      url: String(input instanceof Request ? input.url : input),
+      method: init?.method ?? 'GET',
+      headers: init?.headers,
+      body: init?.body,
+    });
     return fetch(input, init);
   };
 
   // Wired as electron/main/index.ts wires it.
   const keychain = breakableKeychain();
-  const secrets = registeringSecrets(createKeyStorage({ keychain, safeStorage: encryptingSafeStorage(), dir: userData }));
+  const secrets = registeringSecrets(
+    createKeyStorage({ keychain, safeStorage: encryptingSafeStorage(), dir: userData }),
+  );
   const session = createSession({
     settings: createSettingsStore(userData),
     secrets,
@@ -226,7 +257,9 @@ beforeAll(async () => {
   }
   async function playRecording(what: string, sid: string): Promise<void> {
     const response = await recording(
-      new Request(`${RECORDING_SCHEME}://local${recordingPath(sid)}`, { headers: { Range: 'bytes=0-1023', Origin: 'app://voice-review' } }),
+      new Request(`${RECORDING_SCHEME}://local${recordingPath(sid)}`, {
+        headers: { Range: 'bytes=0-1023', Origin: 'app://voice-review' },
+      }),
     );
     const body = Buffer.from(await response.arrayBuffer());
     const headers = JSON.stringify([...response.headers]);
@@ -239,7 +272,9 @@ beforeAll(async () => {
 
   // 1. Connect to the demo service with the known key, and use every read and write.
   await call('getSession');
-  const connected = value(await call<SessionInfo>('connect', { name: 'Production', baseUrl: demo.baseUrl, apiKey: KEY }));
+  const connected = value(
+    await call<SessionInfo>('connect', { name: 'Production', baseUrl: demo.baseUrl, apiKey: KEY }),
+  );
   const productionId = connected.workspace!.id;
   const sid = demo.interactions[0]!.sid;
   value(await call('getInteraction', sid));
@@ -250,7 +285,12 @@ beforeAll(async () => {
   value(await call('updatePhone', phones[0]!.number, { name: 'Front desk (renamed)' }));
   value(await call('listSipTrunks'));
   const trunk = value(
-    await call<{ sid: string }>('createSipTrunk', { name: 'Leak test trunk', terminationUri: 'sip:pbx.example.com', sipUsername: 'alice', sipPassword: SIP_PASSWORD }),
+    await call<{ sid: string }>('createSipTrunk', {
+      name: 'Leak test trunk',
+      terminationUri: 'sip:pbx.example.com',
+      sipUsername: 'alice',
+      sipPassword: SIP_PASSWORD,
+    }),
   );
   value(await call('getSipTrunk', trunk.sid));
   const webhooks = value(await call<Array<{ sid: string }>>('listWebhooks'));
@@ -266,7 +306,8 @@ beforeAll(async () => {
   expect(rejected.ok).toBe(false);
 
   // 3. The hostile server: works as a proxy first (key attached to its same-origin recordings) ...
-  const hostileWs = value(await call<SessionInfo>('connect', { name: 'Echo', baseUrl: hostile.baseUrl, apiKey: KEY })).workspace!.id;
+  const hostileWs = value(await call<SessionInfo>('connect', { name: 'Echo', baseUrl: hostile.baseUrl, apiKey: KEY }))
+    .workspace!.id;
   value(await call('getInteraction', sid));
   await playRecording('proxied recording', sid);
   // ... then rejects the key and echoes the Authorization header back.
@@ -278,7 +319,12 @@ beforeAll(async () => {
   await call('changeWorkspaceKey', hostileWs, NEW_KEY);
   // ... and fails with 500s that echo the request, sip_password included.
   hostile.mode = 'echo500';
-  await call('createSipTrunk', { name: 'Echo trunk', terminationUri: 'sip:pbx.example.com', sipUsername: 'bob', sipPassword: SIP_PASSWORD });
+  await call('createSipTrunk', {
+    name: 'Echo trunk',
+    terminationUri: 'sip:pbx.example.com',
+    sipUsername: 'bob',
+    sipPassword: SIP_PASSWORD,
+  });
   await call('updatePhone', phones[0]!.number, { name: 'Echoed' });
   await call('listWebhooks');
 
@@ -313,7 +359,18 @@ afterAll(async () => {
 describe('a known API key and SIP password sent through every path', () => {
   it('exercised the paths it claims to (so the checks below mean something)', () => {
     const methods = new Set(results.map((r) => r.method));
-    for (const m of ['connect', 'getInteraction', 'listPhones', 'updatePhone', 'createSipTrunk', 'getSipTrunk', 'getPeaks', 'testWorkspace', 'changeWorkspaceKey', 'useSafeStorage'] as const) {
+    for (const m of [
+      'connect',
+      'getInteraction',
+      'listPhones',
+      'updatePhone',
+      'createSipTrunk',
+      'getSipTrunk',
+      'getPeaks',
+      'testWorkspace',
+      'changeWorkspaceKey',
+      'useSafeStorage',
+    ] as const) {
       expect(methods, m).toContain(m);
     }
     const failures = results.filter((r) => r.json.includes('"ok":false')).map((r) => r.json);
@@ -322,7 +379,9 @@ describe('a known API key and SIP password sent through every path', () => {
     expect(failures.some((j) => j.includes('"server"'))).toBe(true);
     expect(recordingResponses.find((r) => r.what === 'demo recording')?.status).toBe(206);
     expect(recordingResponses.find((r) => r.what === 'proxied recording')?.status).toBe(206);
-    const logText = filesUnder(join(userData, 'logs')).map((f) => readFileSync(f, 'utf8')).join('\n');
+    const logText = filesUnder(join(userData, 'logs'))
+      .map((f) => readFileSync(f, 'utf8'))
+      .join('\n');
     expect(logText).toContain('listPhones failed: unauthorized');
     expect(logText).toContain('Refused IPC call connect');
     expect(logText).toContain('HTTP request');
@@ -362,7 +421,9 @@ describe('a known API key and SIP password sent through every path', () => {
       const bytes = readFileSync(file);
       for (const secret of [KEY, NEW_KEY, SIP_PASSWORD]) {
         expect(bytes.includes(Buffer.from(secret, 'utf8')), `${secret} in ${file}`).toBe(false);
-        expect(bytes.includes(Buffer.from(Buffer.from(secret).toString('base64'))), `base64 ${secret} in ${file}`).toBe(false);
+        expect(bytes.includes(Buffer.from(Buffer.from(secret).toString('base64'))), `base64 ${secret} in ${file}`).toBe(
+          false,
+        );
       }
     }
   });

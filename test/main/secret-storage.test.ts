@@ -17,7 +17,14 @@ import {
 } from '../../electron/main/secret-storage';
 import type { SecretStorageStatus } from '../../electron/shared/contract';
 import { ApiError } from '../../electron/shared/errors';
-import { hasBus, isolatedEnv, jsonLines, missingBusTools, NO_BUS_REASON, NO_TOOLS_REASON } from './fixtures/private-bus';
+import {
+  hasBus,
+  isolatedEnv,
+  jsonLines,
+  missingBusTools,
+  NO_BUS_REASON,
+  NO_TOOLS_REASON,
+} from './fixtures/private-bus';
 
 const STATUS_PROBE = fileURLToPath(new URL('./fixtures/keychain-status.ts', import.meta.url));
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -100,11 +107,17 @@ function basicTextSafeStorage() {
       state.plainText = use;
     },
     encryptString(plainText) {
-      if (!state.plainText) throw new Error('Error while encrypting the text provided to safeStorage.encryptString. Encryption is not available.');
+      if (!state.plainText)
+        throw new Error(
+          'Error while encrypting the text provided to safeStorage.encryptString. Encryption is not available.',
+        );
       return inner.encryptString(plainText);
     },
     decryptString(encrypted) {
-      if (!state.plainText) throw new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString. Decryption is not available.');
+      if (!state.plainText)
+        throw new Error(
+          'Error while decrypting the ciphertext provided to safeStorage.decryptString. Decryption is not available.',
+        );
       return inner.decryptString(encrypted);
     },
   };
@@ -114,7 +127,12 @@ function basicTextSafeStorage() {
 function storage(overrides: Partial<KeyStorageOptions> = {}) {
   const keytar = fakeKeytar();
   const dir = overrides.dir ?? tempDir();
-  const keyStorage = createKeyStorage({ keychain: keytar.store, safeStorage: encryptingSafeStorage(), dir, ...overrides });
+  const keyStorage = createKeyStorage({
+    keychain: keytar.store,
+    safeStorage: encryptingSafeStorage(),
+    dir,
+    ...overrides,
+  });
   return { keytar, dir, keyStorage };
 }
 
@@ -130,7 +148,8 @@ async function rejection(promise: Promise<unknown>): Promise<ApiError> {
 }
 
 const UNLOCK = /^Unlock your login keyring/;
-const CANNOT_REACH = /could not reach the system keychain \(Secret Service\)\. Install and start gnome-keyring or KWallet/;
+const CANNOT_REACH =
+  /could not reach the system keychain \(Secret Service\)\. Install and start gnome-keyring or KWallet/;
 
 describe('the default backend: the OS keychain', () => {
   it('stores keys in the keychain and reports it, with no problem while the keychain works', async () => {
@@ -253,7 +272,10 @@ describe('switching to safeStorage', () => {
   it('refuses when there is no safeStorage, saying why, and keeps the keychain', async () => {
     const { dir, keyStorage } = storage({ safeStorage: null });
     const error = await rejection(keyStorage.useSafeStorage(true));
-    expect(error).toMatchObject({ kind: 'bad_input', message: expect.stringMatching(/^Electron safeStorage is not available/) });
+    expect(error).toMatchObject({
+      kind: 'bad_input',
+      message: expect.stringMatching(/^Electron safeStorage is not available/),
+    });
     expect((await keyStorage.status()).backend).toBe('keychain');
     expect(existsSync(join(dir, KEY_STORAGE_FILE_NAME))).toBe(false);
   });
@@ -262,7 +284,10 @@ describe('switching to safeStorage', () => {
     const safeStorage = { ...encryptingSafeStorage('kwallet5'), isEncryptionAvailable: () => false };
     const { keyStorage } = storage({ safeStorage });
     const error = await rejection(keyStorage.useSafeStorage(false));
-    expect(error).toMatchObject({ kind: 'bad_input', message: expect.stringMatching(/cannot encrypt on this system.*Unlock or install a keyring/) });
+    expect(error).toMatchObject({
+      kind: 'bad_input',
+      message: expect.stringMatching(/cannot encrypt on this system.*Unlock or install a keyring/),
+    });
     expect((await keyStorage.status()).backend).toBe('keychain');
   });
 
@@ -302,7 +327,9 @@ describe('switching to safeStorage', () => {
     await keyStorage.useSafeStorage(false);
     const status = await keyStorage.status();
     expect(status.backend).toBe('safe_storage');
-    expect(status.description).toBe('Encrypted file in the user-data folder (Electron safeStorage, backend gnome_libsecret)');
+    expect(status.description).toBe(
+      'Encrypted file in the user-data folder (Electron safeStorage, backend gnome_libsecret)',
+    );
     // The keychain is still locked, and settings keep saying so.
     expect(status.keychainProblem?.problem).toBe('locked');
 
@@ -398,7 +425,9 @@ describe('switching to safeStorage', () => {
     });
     const error = await rejection(otherMachine.get('workspace-1'));
     expect(error.kind).toBe('keychain');
-    expect(error.message).toMatch(/could not be decrypted\. It was encrypted with backend gnome_libsecret; safeStorage now uses kwallet5\. Enter the API key again/);
+    expect(error.message).toMatch(
+      /could not be decrypted\. It was encrypted with backend gnome_libsecret; safeStorage now uses kwallet5\. Enter the API key again/,
+    );
     expect(error.message).not.toContain('sk-elsewhere');
   });
 
@@ -411,7 +440,10 @@ describe('switching to safeStorage', () => {
     expect(status.backend).toBe('safe_storage');
     expect(status.description).toMatch(/not available in this run/);
     const error = await rejection(harness.get('workspace-1'));
-    expect(error).toMatchObject({ kind: 'keychain', message: expect.stringMatching(/safeStorage is not available in this run/) });
+    expect(error).toMatchObject({
+      kind: 'keychain',
+      message: expect.stringMatching(/safeStorage is not available in this run/),
+    });
   });
 });
 
@@ -426,23 +458,29 @@ interface StatusLine {
   error?: string;
 }
 
-
-describe.skipIf(!hasBus)(`status against the real Secret Service of this test run${hasBus ? '' : ` (skipped: ${NO_BUS_REASON})`}`, () => {
-  it('reports no problem for the unlocked keyring, stores in it, and leaves no probe entry', async () => {
-    const keyStorage = createKeyStorage({ keychain: createKeytarStore(), safeStorage: null, dir: tempDir() });
-    const keytar = createRequire(import.meta.url)('keytar') as KeytarLike;
-    const account = `vitest-key-storage-${randomUUID()}`;
-    try {
-      const status = await keyStorage.status();
-      expect(status).toMatchObject({ backend: 'keychain', description: 'System keychain (Secret Service)', keychainProblem: null });
-      await keyStorage.set(account, 'sk-real-keyring');
-      expect(await keytar.getPassword(KEYCHAIN_SERVICE, account)).toBe('sk-real-keyring');
-      expect(await keytar.getPassword(KEYCHAIN_SERVICE, KEYCHAIN_PROBE_ACCOUNT)).toBeNull();
-    } finally {
-      await keytar.deletePassword(KEYCHAIN_SERVICE, account);
-    }
-  });
-});
+describe.skipIf(!hasBus)(
+  `status against the real Secret Service of this test run${hasBus ? '' : ` (skipped: ${NO_BUS_REASON})`}`,
+  () => {
+    it('reports no problem for the unlocked keyring, stores in it, and leaves no probe entry', async () => {
+      const keyStorage = createKeyStorage({ keychain: createKeytarStore(), safeStorage: null, dir: tempDir() });
+      const keytar = createRequire(import.meta.url)('keytar') as KeytarLike;
+      const account = `vitest-key-storage-${randomUUID()}`;
+      try {
+        const status = await keyStorage.status();
+        expect(status).toMatchObject({
+          backend: 'keychain',
+          description: 'System keychain (Secret Service)',
+          keychainProblem: null,
+        });
+        await keyStorage.set(account, 'sk-real-keyring');
+        expect(await keytar.getPassword(KEYCHAIN_SERVICE, account)).toBe('sk-real-keyring');
+        expect(await keytar.getPassword(KEYCHAIN_SERVICE, KEYCHAIN_PROBE_ACCOUNT)).toBeNull();
+      } finally {
+        await keytar.deletePassword(KEYCHAIN_SERVICE, account);
+      }
+    });
+  },
+);
 
 describe('status with a real keytar in a child process', () => {
   it('reports unavailable, with what to install, when the bus address points nowhere', () => {
@@ -484,7 +522,11 @@ describe('status with a real keytar in a child process', () => {
       });
       const [unlocked, locked] = jsonLines<StatusLine>(result);
       expect(unlocked).toEqual({
-        status: expect.objectContaining({ backend: 'keychain', description: 'System keychain (Secret Service)', keychainProblem: null }),
+        status: expect.objectContaining({
+          backend: 'keychain',
+          description: 'System keychain (Secret Service)',
+          keychainProblem: null,
+        }),
         probeLeftBehind: false,
       });
       expect(locked?.status?.keychainProblem).toEqual({ problem: 'locked', message: expect.stringMatching(UNLOCK) });

@@ -19,7 +19,12 @@ import {
 } from '../../electron/main/security';
 
 function directives(csp: string): Map<string, string[]> {
-  return new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name!, values]));
+  return new Map(
+    csp
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .map(([name, ...values]) => [name!, values]),
+  );
 }
 
 describe('content security policy', () => {
@@ -95,7 +100,14 @@ describe('navigation and IPC senders', () => {
   it('hands only http(s) links to the system browser', () => {
     expect(isExternalLinkAllowed('https://docs.example.com/page')).toBe(true);
     expect(isExternalLinkAllowed('http://example.com')).toBe(true);
-    for (const url of ['file:///etc/passwd', 'javascript:alert(1)', 'smb://host/share', 'vr-recording://local/x', 'app://voice-review/index.html', 'garbage']) {
+    for (const url of [
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'smb://host/share',
+      'vr-recording://local/x',
+      'app://voice-review/index.html',
+      'garbage',
+    ]) {
       expect(isExternalLinkAllowed(url), url).toBe(false);
     }
   });
@@ -136,7 +148,16 @@ describe('permissions', () => {
     expect(isPermissionAllowed('clipboard-sanitized-write', APP_INDEX_URL)).toBe(true);
     expect(isPermissionAllowed('clipboard-sanitized-write', APP_ORIGIN)).toBe(true);
     expect(isPermissionAllowed('clipboard-sanitized-write', 'https://evil.example')).toBe(false);
-    for (const permission of ['media', 'notifications', 'geolocation', 'clipboard-read', 'openExternal', 'fullscreen', 'hid', 'unknown']) {
+    for (const permission of [
+      'media',
+      'notifications',
+      'geolocation',
+      'clipboard-read',
+      'openExternal',
+      'fullscreen',
+      'hid',
+      'unknown',
+    ]) {
       expect(isPermissionAllowed(permission, APP_INDEX_URL), permission).toBe(false);
     }
   });
@@ -152,7 +173,10 @@ describe('IPC sender check', () => {
         async (args: unknown[]) => {
           calls.push({ method, args });
           return method === 'listPhones'
-            ? { ok: false as const, error: { kind: 'unauthorized' as const, status: 401, message: 'The key was rejected.' } }
+            ? {
+                ok: false as const,
+                error: { kind: 'unauthorized' as const, status: 401, message: 'The key was rejected.' },
+              }
             : { ok: true as const, value: method };
         },
       ]),
@@ -170,9 +194,19 @@ describe('IPC sender check', () => {
   it('runs the handler for app pages and refuses every other sender without running it', async () => {
     const { invoke, calls, logged, seen } = setup();
     expect(await invoke('getSession', APP_INDEX_URL, [])).toEqual({ ok: true, value: 'getSession' });
-    for (const sender of ['https://evil.example/page?token=abc', 'file:///tmp/x.html', 'app://voice-review.evil/', '', null, undefined]) {
+    for (const sender of [
+      'https://evil.example/page?token=abc',
+      'file:///tmp/x.html',
+      'app://voice-review.evil/',
+      '',
+      null,
+      undefined,
+    ]) {
       const result = await invoke('connect', sender, [{ name: 'x', baseUrl: 'https://a.test', apiKey: 'k' }]);
-      expect(result, String(sender)).toEqual({ ok: false, error: { kind: 'bad_input', message: 'Refused: the request did not come from Voice Review.' } });
+      expect(result, String(sender)).toEqual({
+        ok: false,
+        error: { kind: 'bad_input', message: 'Refused: the request did not come from Voice Review.' },
+      });
     }
     expect(calls.map((c) => c.method)).toEqual(['getSession']);
     expect(seen).toEqual(['getSession']);

@@ -107,7 +107,8 @@ async function startFakeApi(keys: string[]): Promise<FakeApi> {
         return send(500, 'application/json', JSON.stringify({ status: 'error', message: 'Database unavailable' }));
       case 'ok': {
         const key = (req.headers.authorization ?? '').replace(/^Bearer /, '');
-        if (!api.keys.has(key)) return send(401, 'application/json', JSON.stringify({ status: 'error', message: 'Invalid API key' }));
+        if (!api.keys.has(key))
+          return send(401, 'application/json', JSON.stringify({ status: 'error', message: 'Invalid API key' }));
         if (req.url === '/v1/phones') return send(200, 'application/json', phonesBody);
         return send(404, 'application/json', JSON.stringify({ status: 'error', message: 'Not found' }));
       }
@@ -124,10 +125,29 @@ async function startSelfSignedServer(): Promise<string> {
   const dir = tempDir('vr-session-tls-');
   const key = path.join(dir, 'key.pem');
   const cert = path.join(dir, 'cert.pem');
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-    '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1',
-  ], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
+    { stdio: 'ignore' },
+  );
   const server = https.createServer({ key: readFileSync(key), cert: readFileSync(cert) }, (_req, res) => {
     res.writeHead(200, { 'Content-Type': 'application/json' });
     res.end(phonesBody);
@@ -273,7 +293,9 @@ describe('adding and switching workspaces', () => {
     const r = rig();
     const first = await r.session.connect({ name: 'Production', baseUrl: prod.baseUrl, apiKey: PROD_KEY });
     const again = await r.session.connect({ name: 'Production (EU)', baseUrl: `${prod.baseUrl}/`, apiKey: PROD_KEY });
-    expect(again.workspaces).toEqual([{ id: first.workspace!.id, name: 'Production (EU)', baseUrl: prod.baseUrl, isDemo: false }]);
+    expect(again.workspaces).toEqual([
+      { id: first.workspace!.id, name: 'Production (EU)', baseUrl: prod.baseUrl, isDemo: false },
+    ]);
     const blankName = await r.session.connect({ name: '  ', baseUrl: prod.baseUrl, apiKey: PROD_KEY });
     expect(blankName.workspaces.map((w) => w.name)).toEqual(['Production (EU)']);
   });
@@ -429,7 +451,9 @@ describe('testing a connection', () => {
     const result = await r.session.testWorkspace(prodId);
     expect(result).toMatchObject({ ok: true });
     expect(result.problem).toBeUndefined();
-    expect(result.message).toMatch(/^Connected to 127\.0\.0\.1:\d+: the key works \(\d+ phone numbers? in this workspace\)\.$/);
+    expect(result.message).toMatch(
+      /^Connected to 127\.0\.0\.1:\d+: the key works \(\d+ phone numbers? in this workspace\)\.$/,
+    );
     expect(result.elapsedMs).toBeGreaterThanOrEqual(0);
     expect(result.elapsedMs).toBeLessThan(5_000);
   });
@@ -451,7 +475,9 @@ describe('testing a connection', () => {
     api.mode = 'html';
     const html = await r.session.testWorkspace(id);
     expect(html).toMatchObject({ ok: false, problem: 'not_v1' });
-    expect(html.message).toBe(`${host} answered with a web page instead of data. Check that the base URL is the service's /v1 address.`);
+    expect(html.message).toBe(
+      `${host} answered with a web page instead of data. Check that the base URL is the service's /v1 address.`,
+    );
     expect(html.elapsedMs).toBeGreaterThanOrEqual(0);
 
     api.mode = 'not_found';
@@ -462,15 +488,27 @@ describe('testing a connection', () => {
     });
 
     api.mode = 'other_json';
-    expect(await r.session.testWorkspace(id)).toMatchObject({ ok: false, problem: 'not_v1', message: expect.stringMatching(/not with the v1 list of phone numbers/) });
+    expect(await r.session.testWorkspace(id)).toMatchObject({
+      ok: false,
+      problem: 'not_v1',
+      message: expect.stringMatching(/not with the v1 list of phone numbers/),
+    });
 
     api.mode = 'server_error';
-    expect(await r.session.testWorkspace(id)).toMatchObject({ ok: false, problem: 'server', message: expect.stringMatching(/HTTP 500/) });
+    expect(await r.session.testWorkspace(id)).toMatchObject({
+      ok: false,
+      problem: 'server',
+      message: expect.stringMatching(/HTTP 500/),
+    });
 
     // The server goes away: the kept-alive connection is cut, or a new one is refused.
     await api.close();
     const gone = await r.session.testWorkspace(id);
-    expect(gone).toMatchObject({ ok: false, problem: 'unreachable', message: expect.stringMatching(`^Could not reach ${host}: the connection was (cut|refused)`) });
+    expect(gone).toMatchObject({
+      ok: false,
+      problem: 'unreachable',
+      message: expect.stringMatching(`^Could not reach ${host}: the connection was (cut|refused)`),
+    });
     expect(gone.elapsedMs).toBeUndefined();
   });
 
@@ -510,7 +548,9 @@ describe('testing a connection', () => {
     const r = rig({ dir, secrets: store });
     const result = await r.session.testWorkspace('ws-tls');
     expect(result).toMatchObject({ ok: false, problem: 'tls' });
-    expect(result.message).toMatch(/^The secure connection to 127\.0\.0\.1:\d+ failed \(TLS error DEPTH_ZERO_SELF_SIGNED_CERT\)/);
+    expect(result.message).toMatch(
+      /^The secure connection to 127\.0\.0\.1:\d+ failed \(TLS error DEPTH_ZERO_SELF_SIGNED_CERT\)/,
+    );
     // The same failure from a normal call is a network error marked as TLS.
     const error = await rejection((await r.session.client()).listPhones());
     expect(error.toData()).toMatchObject({ kind: 'network', detail: 'tls' });
@@ -524,7 +564,8 @@ describe('testing a connection', () => {
     expect(await r.session.testWorkspace(prodId)).toEqual({
       ok: false,
       problem: 'keychain',
-      message: 'The API key for Production is not in the keychain (it may have been removed, or the keyring is locked). Enter the key again.',
+      message:
+        'The API key for Production is not in the keychain (it may have been removed, or the keyring is locked). Enter the key again.',
     });
     expect((await rejection(r.session.testWorkspace('no-such-workspace'))).kind).toBe('bad_input');
   });
@@ -555,7 +596,11 @@ describe('the request timeout preference', () => {
       rejection(r.session.client().then((c) => c.listPhones())),
     ]);
     const waitedMs = Date.now() - started;
-    expect(test).toMatchObject({ ok: false, problem: 'timeout', message: `${new URL(api.baseUrl).host} did not answer within 3 s. Check your connection and try again.` });
+    expect(test).toMatchObject({
+      ok: false,
+      problem: 'timeout',
+      message: `${new URL(api.baseUrl).host} did not answer within 3 s. Check your connection and try again.`,
+    });
     expect(call.kind).toBe('timeout');
     expect(waitedMs).toBeGreaterThanOrEqual(2_900);
     expect(waitedMs).toBeLessThan(8_000);
@@ -671,7 +716,8 @@ describe('a restart', () => {
       workspaceId: stagingId,
       error: {
         kind: 'keychain',
-        message: 'The API key for Staging is not in the keychain (it may have been removed, or the keyring is locked). Enter the key again.',
+        message:
+          'The API key for Staging is not in the keychain (it may have been removed, or the keyring is locked). Enter the key again.',
       },
     });
     // A call made meanwhile gets the same explanation, not "connect first".
@@ -694,7 +740,10 @@ describe('a restart', () => {
     store.failWith = new ApiError({ kind: 'keychain', message: LOCKED_MESSAGE });
     const info = await rig({ dir: first.dir, secrets: store }).session.info();
     expect(info.workspace).toBeNull();
-    expect(info.restoreProblem).toEqual({ workspaceId: stagingId, error: { kind: 'keychain', message: LOCKED_MESSAGE } });
+    expect(info.restoreProblem).toEqual({
+      workspaceId: stagingId,
+      error: { kind: 'keychain', message: LOCKED_MESSAGE },
+    });
   });
 });
 
@@ -721,8 +770,16 @@ describe('key storage', () => {
       status: async () => status,
       async useSafeStorage(confirmWeak) {
         calls.push(confirmWeak);
-        if (!confirmWeak) throw new ApiError({ kind: 'bad_input', message: 'Confirm that the key may be stored with weak protection.' });
-        status = { ...status, backend: 'safe_storage', description: 'Encrypted file (Electron safeStorage, basic_text)' };
+        if (!confirmWeak)
+          throw new ApiError({
+            kind: 'bad_input',
+            message: 'Confirm that the key may be stored with weak protection.',
+          });
+        status = {
+          ...status,
+          backend: 'safe_storage',
+          description: 'Encrypted file (Electron safeStorage, basic_text)',
+        };
       },
     };
     const r = rig({ secrets: storage });
@@ -746,7 +803,8 @@ describe('the key never leaves main', () => {
     };
     await call('connect', { name: 'Bad', baseUrl: api.baseUrl, apiKey: WRONG_KEY });
     const acme = (await call('connect', { name: 'Acme', baseUrl: api.baseUrl, apiKey: PROD_KEY })).value.workspace.id;
-    const prodId = (await call('connect', { name: 'Production', baseUrl: prod.baseUrl, apiKey: PROD_KEY })).value.workspace.id;
+    const prodId = (await call('connect', { name: 'Production', baseUrl: prod.baseUrl, apiKey: PROD_KEY })).value
+      .workspace.id;
     await call('connect', { name: 'Staging', baseUrl: staging.baseUrl, apiKey: STAGING_KEY });
     await call('getSession');
     await call('switchWorkspace', acme);
@@ -766,7 +824,9 @@ describe('the key never leaves main', () => {
     await call('getSession');
 
     // The failures along the way: wrong key on connect, wrong new key, the revoked key, an unknown number.
-    const failures = results.filter((res) => (res as { ok: boolean }).ok === false).map((res) => (res as { error: { kind: string } }).error.kind);
+    const failures = results
+      .filter((res) => (res as { ok: boolean }).ok === false)
+      .map((res) => (res as { error: { kind: string } }).error.kind);
     expect(failures).toEqual(['unauthorized', 'unauthorized', 'unauthorized', 'not_found']);
     for (const result of results) expectNoKey(result);
     expectNoKey(readFileSync(r.settingsPath, 'utf8'));

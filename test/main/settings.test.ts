@@ -15,7 +15,12 @@ async function tempDir(): Promise<string> {
   return dir;
 }
 
-const DEFAULTS: Settings = { version: 1, workspaces: [], activeWorkspaceId: null, preferences: { requestTimeoutSeconds: 15 } };
+const DEFAULTS: Settings = {
+  version: 1,
+  workspaces: [],
+  activeWorkspaceId: null,
+  preferences: { requestTimeoutSeconds: 15 },
+};
 
 const TWO_WORKSPACES: Settings = {
   version: 1,
@@ -57,7 +62,9 @@ describe('settings store', () => {
     const dir = await tempDir();
     const store = createSettingsStore(dir);
     await Promise.all(
-      Array.from({ length: 10 }, (_, i) => store.save({ ...TWO_WORKSPACES, workspaces: TWO_WORKSPACES.workspaces.slice(0, i % 2) })),
+      Array.from({ length: 10 }, (_, i) =>
+        store.save({ ...TWO_WORKSPACES, workspaces: TWO_WORKSPACES.workspaces.slice(0, i % 2) }),
+      ),
     );
     expect(await readdir(dir)).toEqual(['settings.json']);
     const loaded = await store.load();
@@ -177,7 +184,9 @@ describe('settings store', () => {
     const dir = await tempDir();
     const store = createSettingsStore(dir);
     await store.save(TWO_WORKSPACES);
-    await expect(store.save({ ...TWO_WORKSPACES, preferences: { requestTimeoutSeconds: 0 } })).rejects.toThrow(/wrong shape/);
+    await expect(store.save({ ...TWO_WORKSPACES, preferences: { requestTimeoutSeconds: 0 } })).rejects.toThrow(
+      /wrong shape/,
+    );
     expect((await store.load()).preferences).toEqual({ requestTimeoutSeconds: 40 });
   });
 });

@@ -195,7 +195,11 @@ describe('an interaction end to end through the schema', () => {
   });
 
   it('accepts numeric strings for times', () => {
-    const interaction = parse({ started_at: '1700000000', ended_at: '1700000030', log: [{ role: 'agent', message: 'a', timestamp: '2.5' }] });
+    const interaction = parse({
+      started_at: '1700000000',
+      ended_at: '1700000030',
+      log: [{ role: 'agent', message: 'a', timestamp: '2.5' }],
+    });
     expect(interaction.durationSeconds).toBe(30);
     expect(interaction.log[0]?.offsetSeconds).toBe(2.5);
   });
@@ -218,7 +222,9 @@ describe('an interaction end to end through the schema', () => {
       const duration = interaction.durationSeconds;
       expect(duration).not.toBeNull();
       // Within 2 s of what the start and end say, whatever unit duration was given in.
-      expect(Math.abs(duration! - (epochToMs(wire.ended_at!) - epochToMs(wire.started_at)) / 1000)).toBeLessThanOrEqual(2);
+      expect(Math.abs(duration! - (epochToMs(wire.ended_at!) - epochToMs(wire.started_at)) / 1000)).toBeLessThanOrEqual(
+        2,
+      );
       const offsets = interaction.log.map((e) => e.offsetSeconds);
       expect(offsets).toHaveLength(wire.log.length);
       expect(offsets.every((o) => o !== null)).toBe(true);

@@ -41,11 +41,29 @@ describe('where the window opens', () => {
 
   it('reopens where it was, maximized or not, when that place is on a display', () => {
     const onLaptop: WindowState = { bounds: { x: 100, y: 80, width: 1400, height: 900 }, maximized: false };
-    expect(chooseWindowPlacement(onLaptop, [LAPTOP])).toEqual({ x: 100, y: 80, width: 1400, height: 900, center: false, maximized: false });
+    expect(chooseWindowPlacement(onLaptop, [LAPTOP])).toEqual({
+      x: 100,
+      y: 80,
+      width: 1400,
+      height: 900,
+      center: false,
+      maximized: false,
+    });
     const onMonitor: WindowState = { bounds: { x: 2200, y: 100, width: 1600, height: 1000 }, maximized: true };
-    expect(chooseWindowPlacement(onMonitor, [LAPTOP, MONITOR_RIGHT])).toEqual({ x: 2200, y: 100, width: 1600, height: 1000, center: false, maximized: true });
+    expect(chooseWindowPlacement(onMonitor, [LAPTOP, MONITOR_RIGHT])).toEqual({
+      x: 2200,
+      y: 100,
+      width: 1600,
+      height: 1000,
+      center: false,
+      maximized: true,
+    });
     const negative: WindowState = { bounds: { x: -2000, y: -300, width: 1200, height: 800 }, maximized: false };
-    expect(chooseWindowPlacement(negative, [LAPTOP, MONITOR_LEFT_ABOVE])).toMatchObject({ x: -2000, y: -300, center: false });
+    expect(chooseWindowPlacement(negative, [LAPTOP, MONITOR_LEFT_ABOVE])).toMatchObject({
+      x: -2000,
+      y: -300,
+      center: false,
+    });
   });
 
   it('falls back to centred when the monitor it was on is gone (laptop undocked)', () => {
@@ -93,7 +111,12 @@ describe('window-state.json', () => {
   it('treats a corrupt or foreign file as nothing saved', async () => {
     const dir = tempDir();
     const store = createWindowStateStore(dir);
-    for (const text of ['{not json', '{"bounds":{"x":"a"},"maximized":false}', '{"bounds":{"x":0,"y":0,"width":-5,"height":10},"maximized":false}', 'null']) {
+    for (const text of [
+      '{not json',
+      '{"bounds":{"x":"a"},"maximized":false}',
+      '{"bounds":{"x":0,"y":0,"width":-5,"height":10},"maximized":false}',
+      'null',
+    ]) {
       writeFileSync(store.path, text);
       expect(await store.load(), text).toBeNull();
     }
@@ -102,7 +125,9 @@ describe('window-state.json', () => {
   it('replaces the file whole: a save never leaves a half-written file or temp files', async () => {
     const dir = tempDir();
     const store = createWindowStateStore(dir);
-    const saves = Array.from({ length: 20 }, (_, i) => store.save({ bounds: { x: i, y: i, width: 1000 + i, height: 700 }, maximized: i % 2 === 0 }));
+    const saves = Array.from({ length: 20 }, (_, i) =>
+      store.save({ bounds: { x: i, y: i, width: 1000 + i, height: 700 }, maximized: i % 2 === 0 }),
+    );
     await Promise.all(saves);
     const parsed = JSON.parse(readFileSync(store.path, 'utf8')) as WindowState;
     expect(parsed.bounds.width - parsed.bounds.x).toBe(1000);
@@ -111,7 +136,9 @@ describe('window-state.json', () => {
 
   it('refuses to save a state of the wrong shape', async () => {
     const store = createWindowStateStore(tempDir());
-    await expect(store.save({ bounds: { x: Number.NaN, y: 0, width: 100, height: 100 }, maximized: false })).rejects.toThrow();
+    await expect(
+      store.save({ bounds: { x: Number.NaN, y: 0, width: 100, height: 100 }, maximized: false }),
+    ).rejects.toThrow();
   });
 });
 

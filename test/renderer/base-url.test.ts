@@ -56,33 +56,42 @@ describe('normalizeBaseUrl: refused', () => {
     },
   );
 
-  it.each([['https://x/v1/extra'], ['https://api.example.com/v1/interactions'], ['https://api.example.com/v2'], ['https://api.example.com/v10']])(
-    'refuses a path that does not end with /v1: %s',
-    (input) => {
-      expect(refusal(input)).toMatch(/must end with \/v1/);
-    },
-  );
+  it.each([
+    ['https://x/v1/extra'],
+    ['https://api.example.com/v1/interactions'],
+    ['https://api.example.com/v2'],
+    ['https://api.example.com/v10'],
+  ])('refuses a path that does not end with /v1: %s', (input) => {
+    expect(refusal(input)).toMatch(/must end with \/v1/);
+  });
 
   it('suggests the origin with /v1 when the path is wrong', () => {
     expect(refusal('https://api.example.com/v1/extra')).toContain('https://api.example.com/v1');
   });
 
-  it.each([['https://user:secret@api.example.com/v1'], ['https://user@api.example.com/v1'], ['http://user:pw@localhost:4010/v1']])(
-    'refuses credentials in the URL: %s',
-    (input) => {
-      expect(refusal(input)).toMatch(/Leave user names and passwords out/);
-    },
-  );
+  it.each([
+    ['https://user:secret@api.example.com/v1'],
+    ['https://user@api.example.com/v1'],
+    ['http://user:pw@localhost:4010/v1'],
+  ])('refuses credentials in the URL: %s', (input) => {
+    expect(refusal(input)).toMatch(/Leave user names and passwords out/);
+  });
 
   it('never repeats a password from the input in its message', () => {
     expect(refusal('https://user:hunter2@api.example.com/v1')).not.toContain('hunter2');
   });
 
-  it.each([['https://api.example.com/v1?key=abc'], ['https://api.example.com/v1#top']])('refuses a query or fragment: %s', (input) => {
-    expect(refusal(input)).toMatch(/query \(\?…\) or fragment/);
-  });
+  it.each([['https://api.example.com/v1?key=abc'], ['https://api.example.com/v1#top']])(
+    'refuses a query or fragment: %s',
+    (input) => {
+      expect(refusal(input)).toMatch(/query \(\?…\) or fragment/);
+    },
+  );
 
-  it.each([['ftp://api.example.com/v1'], ['file:///v1'], ['javascript:alert(1)']])('refuses other schemes: %s', (input) => {
-    expect(refusal(input)).toMatch(/must start with https:\/\//);
-  });
+  it.each([['ftp://api.example.com/v1'], ['file:///v1'], ['javascript:alert(1)']])(
+    'refuses other schemes: %s',
+    (input) => {
+      expect(refusal(input)).toMatch(/must start with https:\/\//);
+    },
+  );
 });

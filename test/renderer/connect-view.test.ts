@@ -88,7 +88,9 @@ describe('Connect screen: connecting', () => {
 
     await user.click(connectButton());
 
-    expect(fake.calls.connect).toEqual([[{ name: 'Production', baseUrl: 'https://api.example.com/v1', apiKey: 'sk-test-123' }]]);
+    expect(fake.calls.connect).toEqual([
+      [{ name: 'Production', baseUrl: 'https://api.example.com/v1', apiKey: 'sk-test-123' }],
+    ]);
     // The new session replaces the Connect screen.
     expect(await screen.findByRole('textbox', { name: 'Interaction SID' })).toBeInTheDocument();
   });
@@ -165,7 +167,10 @@ describe('Connect screen: demo workspace', () => {
 
 describe('Connect screen: saved workspaces and key storage', () => {
   it('offers the saved workspaces when none is active, and opens one', async () => {
-    const { fake, user } = await openConnect({ switchWorkspace: ok(twoWorkspacesSession(STAGING.id)) }, twoWorkspacesSession(null));
+    const { fake, user } = await openConnect(
+      { switchWorkspace: ok(twoWorkspacesSession(STAGING.id)) },
+      twoWorkspacesSession(null),
+    );
     const saved = screen.getByRole('region', { name: 'Saved workspaces' });
     expect(saved).toHaveTextContent('https://api.example.com/v1');
     expect(saved).toHaveTextContent('https://staging.example.com/v1');
@@ -188,7 +193,10 @@ describe('Connect screen: saved workspaces and key storage', () => {
       secretStorage: {
         backend: 'keychain',
         description: 'System keychain (Secret Service)',
-        keychainProblem: { problem: 'unavailable', message: 'No Secret Service is running. Install gnome-keyring or KWallet, then restart Voice Review.' },
+        keychainProblem: {
+          problem: 'unavailable',
+          message: 'No Secret Service is running. Install gnome-keyring or KWallet, then restart Voice Review.',
+        },
         safeStorage: { available: true, weak: false, backendName: 'gnome_libsecret' },
       },
     };
@@ -199,13 +207,17 @@ describe('Connect screen: saved workspaces and key storage', () => {
 
     await user.click(within(note).getByRole('button', { name: 'Key storage settings' }));
     expect(screen.getByRole('heading', { name: 'Settings' })).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Store keys in an encrypted file instead (Electron safeStorage)' })).toBeInTheDocument();
+    expect(
+      screen.getByRole('button', { name: 'Store keys in an encrypted file instead (Electron safeStorage)' }),
+    ).toBeInTheDocument();
   });
 });
 
 describe('Start-up failure', () => {
   it('says Voice Review could not start, asks main once, and Retry asks again', async () => {
-    const fake = installFakeApi({ getSession: fail({ kind: 'server', message: 'settings.json is not valid JSON. Fix or delete it, then retry.' }) });
+    const fake = installFakeApi({
+      getSession: fail({ kind: 'server', message: 'settings.json is not valid JSON. Fix or delete it, then retry.' }),
+    });
     const user = userEvent.setup();
     render(Root);
 

@@ -142,7 +142,12 @@ export function sessionDefaults(): SessionInfo {
     workspaces: [],
     restoreProblem: null,
     demoInteractions: [],
-    secretStorage: { backend: 'keychain', description: 'System keychain (Secret Service)', keychainProblem: null, safeStorage: null },
+    secretStorage: {
+      backend: 'keychain',
+      description: 'System keychain (Secret Service)',
+      keychainProblem: null,
+      safeStorage: null,
+    },
     preferences: { requestTimeoutSeconds: 15 },
   };
 }
@@ -162,7 +167,12 @@ export function demoSession(
 }
 
 /** A saved workspace (not the demo one unless `isDemo`). */
-export function workspace(id: string, name: string, baseUrl = `https://${id}.example.com/v1`, isDemo = false): WorkspaceInfo {
+export function workspace(
+  id: string,
+  name: string,
+  baseUrl = `https://${id}.example.com/v1`,
+  isDemo = false,
+): WorkspaceInfo {
   return { id, name, baseUrl, isDemo };
 }
 
@@ -174,14 +184,31 @@ export const STAGING = workspace('ws-staging', 'Staging', 'https://staging.examp
  * A session with two saved workspaces, Production and Staging; `activeId` picks the active one
  * (Production by default, null for none).
  */
-export function twoWorkspacesSession(activeId: string | null = PRODUCTION.id, overrides: Partial<SessionInfo> = {}): SessionInfo {
+export function twoWorkspacesSession(
+  activeId: string | null = PRODUCTION.id,
+  overrides: Partial<SessionInfo> = {},
+): SessionInfo {
   const workspaces = [PRODUCTION, STAGING];
-  return { ...sessionDefaults(), workspaces, workspace: workspaces.find((w) => w.id === activeId) ?? null, ...overrides };
+  return {
+    ...sessionDefaults(),
+    workspaces,
+    workspace: workspaces.find((w) => w.id === activeId) ?? null,
+    ...overrides,
+  };
 }
 
 /** A phone with the given name and E.164 number; other fields empty. */
 export function phone(name: string, number: string): Phone {
-  return { sid: null, name, number, sipTrunk: null, createdAt: null, updatedAt: null, inboundAgentId: null, outboundAgentId: null };
+  return {
+    sid: null,
+    name,
+    number,
+    sipTrunk: null,
+    createdAt: null,
+    updatedAt: null,
+    inboundAgentId: null,
+    outboundAgentId: null,
+  };
 }
 
 /**

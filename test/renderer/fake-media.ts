@@ -57,7 +57,9 @@ export function failMedia(media: HTMLMediaElement): void {
  * `rowHeight(row)` says), adds Element.scrollTo, and a ResizeObserver that never fires (sizes
  * here do not change). Returns the scrollTo spy.
  */
-export function installFakeLayout(options: { viewportPx?: number; rowPx?: number; rowHeight?: (row: HTMLElement) => number } = {}) {
+export function installFakeLayout(
+  options: { viewportPx?: number; rowPx?: number; rowHeight?: (row: HTMLElement) => number } = {},
+) {
   const viewportPx = options.viewportPx ?? 600;
   const rowHeight = options.rowHeight ?? (() => options.rowPx ?? 50);
   const heightOf = (el: HTMLElement): number => {

@@ -51,9 +51,12 @@ describe('formatE164 (grouped for reading)', () => {
     expect(formatE164('+442079460958')).toBe('+44 2079 460 958');
   });
 
-  it.each([['4155550123'], ['+1415'], ['+1 415 555 0123'], ['sip:agent@example.com']])('leaves %s unchanged', (value) => {
-    expect(formatE164(value)).toBe(value);
-  });
+  it.each([['4155550123'], ['+1415'], ['+1 415 555 0123'], ['sip:agent@example.com']])(
+    'leaves %s unchanged',
+    (value) => {
+      expect(formatE164(value)).toBe(value);
+    },
+  );
 
   it.each([[null], [undefined], ['']])('shows %s as —', (value) => {
     expect(formatE164(value)).toBe('—');

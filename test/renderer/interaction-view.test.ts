@@ -64,7 +64,9 @@ describe('Interaction view: finding the SID', () => {
 
     await lookUp(user, 'ticket 4411: caller says the agent hung up');
 
-    expect(sidInput()).toHaveAccessibleDescription(/No interaction SID found in that text\..*interaction_ followed by a UUID/);
+    expect(sidInput()).toHaveAccessibleDescription(
+      /No interaction SID found in that text\..*interaction_ followed by a UUID/,
+    );
     expect(sidInput()).toHaveAttribute('aria-invalid', 'true');
     expect(fake.calls.getInteraction).toHaveLength(0);
   });
@@ -220,7 +222,11 @@ describe('Interaction view: demo calls', () => {
     );
 
     const select = screen.getByRole('combobox', { name: 'Demo calls' });
-    expect(within(select).getAllByRole('option').map((o) => [o.getAttribute('value'), o.textContent])).toEqual([
+    expect(
+      within(select)
+        .getAllByRole('option')
+        .map((o) => [o.getAttribute('value'), o.textContent]),
+    ).toEqual([
       ['', 'Demo calls…'],
       [SID, 'Appointment change (inbound)'],
       [OTHER_SID, 'Prescription refill (no recording)'],
@@ -234,7 +240,10 @@ describe('Interaction view: demo calls', () => {
   });
 
   it('offers the demo calls as buttons before any call is shown', async () => {
-    const { fake, user } = await openWorkspace({ getInteraction: (sid) => ok(interaction({ sid, direction: 'inbound' })) }, demos);
+    const { fake, user } = await openWorkspace(
+      { getInteraction: (sid) => ok(interaction({ sid, direction: 'inbound' })) },
+      demos,
+    );
 
     await user.click(screen.getByRole('button', { name: 'Appointment change (inbound)' }));
 
@@ -260,7 +269,13 @@ describe('Interaction view: with a recording', () => {
   /** Mono peaks as main computes them: `length` min/max pairs over `durationSeconds`. */
   function monoPeaks(durationSeconds = 42.25, length = 8): RecordingPeaks {
     const max = Array.from({ length }, (_, i) => (i % 4) / 4);
-    return { durationSeconds, sampleRate: 8000, length, channels: [{ min: max.map((v) => -v / 2), max }], fromCache: false };
+    return {
+      durationSeconds,
+      sampleRate: 8000,
+      length,
+      channels: [{ min: max.map((v) => -v / 2), max }],
+      fromCache: false,
+    };
   }
 
   async function openCall(replies: Replies) {
@@ -292,7 +307,9 @@ describe('Interaction view: with a recording', () => {
     await vi.waitFor(() => expect(within(recording).queryByText('Loading the recording…')).not.toBeInTheDocument());
     expect(await within(recording).findByRole('button', { name: 'Pause' })).toBeEnabled();
     advanceTo(audio, 3);
-    await vi.waitFor(() => expect(within(recording).getByRole('slider')).toHaveAttribute('aria-valuetext', '0:03 of 0:42'));
+    await vi.waitFor(() =>
+      expect(within(recording).getByRole('slider')).toHaveAttribute('aria-valuetext', '0:03 of 0:42'),
+    );
     expect(within(recording).getByText('Drawing waveform…')).toBeInTheDocument();
     expect(newWaveSurfers()).toHaveLength(0);
 
@@ -320,7 +337,9 @@ describe('Interaction view: with a recording', () => {
     });
     loadMetadata(mediaElement(), 42);
 
-    expect(await within(recording).findByText("No waveform for this recording's format; playback works.")).toBeInTheDocument();
+    expect(
+      await within(recording).findByText("No waveform for this recording's format; playback works."),
+    ).toBeInTheDocument();
     expect(within(recording).queryByText('Drawing waveform…')).not.toBeInTheDocument();
     expect(within(recording).queryByRole('button', { name: /Retry/ })).not.toBeInTheDocument();
     expect(within(recording).queryByRole('alert')).not.toBeInTheDocument();
@@ -339,14 +358,18 @@ describe('Interaction view: with a recording', () => {
     loadMetadata(audio, 42);
 
     const retry = await within(recording).findByRole('button', { name: 'Retry waveform' });
-    expect(within(recording).getByText(/The waveform could not be drawn\. The recording server could not be reached\./)).toBeInTheDocument();
+    expect(
+      within(recording).getByText(/The waveform could not be drawn\. The recording server could not be reached\./),
+    ).toBeInTheDocument();
     expect(within(recording).getByRole('button', { name: 'Play' })).toBeEnabled();
 
     fake.reply('getPeaks', ok(monoPeaks()));
     await user.click(retry);
 
     await vi.waitFor(() => expect(newWaveSurfers()).toHaveLength(1));
-    await vi.waitFor(() => expect(within(recording).queryByRole('button', { name: 'Retry waveform' })).not.toBeInTheDocument());
+    await vi.waitFor(() =>
+      expect(within(recording).queryByRole('button', { name: 'Retry waveform' })).not.toBeInTheDocument(),
+    );
     expect(fake.calls.getPeaks).toEqual([[SID], [SID]]);
     // The media element was not reloaded: playback state is untouched by a waveform retry.
     expect(media.load).not.toHaveBeenCalled();
@@ -379,7 +402,10 @@ describe('Interaction view: with a recording', () => {
     await user.click(within(transcript).getByRole('button', { name: /Hi, I would like to cancel\./ }));
     expect(audio.currentTime).toBe(12.5);
     expect(media.play).toHaveBeenCalledTimes(1);
-    const current = () => within(transcript).getAllByRole('listitem').filter((row) => row.getAttribute('aria-current') === 'true');
+    const current = () =>
+      within(transcript)
+        .getAllByRole('listitem')
+        .filter((row) => row.getAttribute('aria-current') === 'true');
     await vi.waitFor(() => expect(current().map((row) => row.getAttribute('aria-posinset'))).toEqual(['2']));
 
     advanceTo(audio, 21);

@@ -28,7 +28,11 @@ import {
 type User = ReturnType<typeof userEvent.setup>;
 
 const SID = 'interaction_1b4e28ba-2fa1-11d2-883f-0016d3cca427';
-const REJECTED: ApiErrorData = { kind: 'unauthorized', status: 401, message: 'The API key was rejected by api.example.com (HTTP 401).' };
+const REJECTED: ApiErrorData = {
+  kind: 'unauthorized',
+  status: 401,
+  message: 'The API key was rejected by api.example.com (HTTP 401).',
+};
 
 async function openApp(replies: Replies = {}, session: SessionInfo = twoWorkspacesSession()) {
   const fake = installFakeApi({ getSession: ok(session), ...replies });
@@ -44,7 +48,10 @@ async function section(user: User, name: string) {
 
 describe('401: re-enter the API key', () => {
   it('names the workspace whose key was rejected and offers "Re-enter API key"; success loads the view again', async () => {
-    const { fake, user } = await openApp({ listPhones: fail(REJECTED), changeWorkspaceKey: ok(twoWorkspacesSession()) });
+    const { fake, user } = await openApp({
+      listPhones: fail(REJECTED),
+      changeWorkspaceKey: ok(twoWorkspacesSession()),
+    });
     await section(user, 'Phones');
 
     const alert = await screen.findByRole('alert');
@@ -96,7 +103,11 @@ describe('401: re-enter the API key', () => {
   it('a key that is rejected again keeps what was typed, in the open dialog, with the reason', async () => {
     const { user } = await openApp({
       listPhones: fail(REJECTED),
-      changeWorkspaceKey: fail({ kind: 'unauthorized', status: 401, message: 'api.example.com rejected this key too (HTTP 401).' }),
+      changeWorkspaceKey: fail({
+        kind: 'unauthorized',
+        status: 401,
+        message: 'api.example.com rejected this key too (HTTP 401).',
+      }),
     });
     await section(user, 'Phones');
     await user.click(within(await screen.findByRole('alert')).getByRole('button', { name: 'Re-enter API key' }));
@@ -126,9 +137,9 @@ describe('401: re-enter the API key', () => {
   });
 
   it('other errors offer Retry only', async () => {
-    await openApp({ listPhones: fail({ kind: 'network', message: 'Could not reach api.example.com: connection refused.' }) }).then(
-      ({ user }) => section(user, 'Phones'),
-    );
+    await openApp({
+      listPhones: fail({ kind: 'network', message: 'Could not reach api.example.com: connection refused.' }),
+    }).then(({ user }) => section(user, 'Phones'));
     const alert = await screen.findByRole('alert');
     expect(within(alert).getByRole('button', { name: 'Retry' })).toBeInTheDocument();
     expect(within(alert).queryByRole('button', { name: 'Re-enter API key' })).not.toBeInTheDocument();
@@ -168,7 +179,9 @@ describe('A workspace that could not be restored at start', () => {
 
   it('names the workspace, shows why, and re-entering the key opens it', async () => {
     const { fake, user } = await openAtStart({ changeWorkspaceKey: ok(twoWorkspacesSession(PRODUCTION.id)) });
-    expect(screen.getByRole('alert')).toHaveTextContent('The API key of Production is not in the system keychain. Enter it again.');
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'The API key of Production is not in the system keychain. Enter it again.',
+    );
 
     await user.type(screen.getByLabelText('API key'), 'sk-prod');
     await user.click(screen.getByRole('button', { name: 'Test key and open' }));

@@ -146,7 +146,11 @@ describe('Settings: change key', () => {
 
   it('a rejected key keeps what was typed and shows the message from main', async () => {
     const { fake, user } = await openSettings({
-      changeWorkspaceKey: fail({ kind: 'unauthorized', status: 401, message: 'The API key was rejected by staging.example.com (HTTP 401).' }),
+      changeWorkspaceKey: fail({
+        kind: 'unauthorized',
+        status: 401,
+        message: 'The API key was rejected by staging.example.com (HTTP 401).',
+      }),
     });
     const field = await startKeyChange(user, 'Staging');
     await user.type(field, 'sk-typo');
@@ -174,7 +178,9 @@ describe('Settings: change key', () => {
 
     pending.resolve(twoWorkspacesSession());
 
-    expect(await within(row('Staging')).findByText('New key saved for Staging. The old key was replaced.')).toBeInTheDocument();
+    expect(
+      await within(row('Staging')).findByText('New key saved for Staging. The old key was replaced.'),
+    ).toBeInTheDocument();
     expect(within(row('Staging')).queryByLabelText('New API key')).not.toBeInTheDocument();
   });
 
@@ -192,12 +198,20 @@ describe('Settings: test connection', () => {
     ['success', { ok: true, message: 'Connected.', elapsedMs: 120.4 }, [/Connected in 120 ms/]],
     [
       'key rejected',
-      { ok: false, problem: 'key_rejected', message: 'staging.example.com rejected the API key (HTTP 401). Change the key.' },
+      {
+        ok: false,
+        problem: 'key_rejected',
+        message: 'staging.example.com rejected the API key (HTTP 401). Change the key.',
+      },
       [/Key rejected/, /rejected the API key \(HTTP 401\)\. Change the key\./],
     ],
     [
       'not a v1 endpoint',
-      { ok: false, problem: 'not_v1', message: 'https://staging.example.com/v1 answered with a web page, not the v1 API.' },
+      {
+        ok: false,
+        problem: 'not_v1',
+        message: 'https://staging.example.com/v1 answered with a web page, not the v1 API.',
+      },
       [/Not a v1 endpoint/, /answered with a web page/],
     ],
     [
@@ -221,7 +235,9 @@ describe('Settings: test connection', () => {
     for (const pattern of expected) await within(status).findByText(pattern);
     expect(fake.calls.testWorkspace).toEqual([[STAGING.id]]);
     // Only the tested workspace shows a result.
-    expect(within(row('Production')).getByRole('status', { name: 'Connection test of Production' })).toHaveTextContent('');
+    expect(within(row('Production')).getByRole('status', { name: 'Connection test of Production' })).toHaveTextContent(
+      '',
+    );
   });
 
   it('shows "Testing…" on a disabled button while the test runs', async () => {
@@ -290,7 +306,10 @@ describe('Settings: remove', () => {
 
   it('a failed removal keeps the dialog open with the reason', async () => {
     const { user } = await openSettings({
-      removeWorkspace: fail({ kind: 'keychain', message: 'The key could not be deleted: the keyring is locked. Unlock it and try again.' }),
+      removeWorkspace: fail({
+        kind: 'keychain',
+        message: 'The key could not be deleted: the keyring is locked. Unlock it and try again.',
+      }),
     });
     const dialog = await askToRemove(user, 'Staging');
     await user.click(within(dialog).getByRole('button', { name: 'Remove workspace' }));
@@ -310,7 +329,10 @@ describe('Settings: key storage', () => {
   const locked = (weak: boolean): SecretStorageStatus => ({
     backend: 'keychain',
     description: 'System keychain (Secret Service)',
-    keychainProblem: { problem: 'locked', message: 'Your login keyring is locked. Unlock your login keyring (Passwords and Keys), then try again.' },
+    keychainProblem: {
+      problem: 'locked',
+      message: 'Your login keyring is locked. Unlock your login keyring (Passwords and Keys), then try again.',
+    },
     safeStorage: { available: true, weak, backendName: weak ? 'basic_text' : 'kwallet5' },
   });
   const storage = () => screen.getByRole('region', { name: 'Key storage' });
@@ -324,7 +346,17 @@ describe('Settings: key storage', () => {
 
   it('explains a locked keychain and switches to safeStorage only after the user agrees', async () => {
     const { fake, user } = await openSettings(
-      { useSafeStorage: ok(twoWorkspacesSession(PRODUCTION.id, { secretStorage: { ...locked(false), backend: 'safe_storage', description: 'Encrypted file (Electron safeStorage, kwallet5)' } })) },
+      {
+        useSafeStorage: ok(
+          twoWorkspacesSession(PRODUCTION.id, {
+            secretStorage: {
+              ...locked(false),
+              backend: 'safe_storage',
+              description: 'Encrypted file (Electron safeStorage, kwallet5)',
+            },
+          }),
+        ),
+      },
       twoWorkspacesSession(PRODUCTION.id, { secretStorage: locked(false) }),
     );
     expect(storage()).toHaveTextContent('The system keychain is locked');
@@ -348,7 +380,13 @@ describe('Settings: key storage', () => {
 
   it('when safeStorage would only obfuscate (basic_text), says so and needs a second confirmation', async () => {
     const { fake, user } = await openSettings(
-      { useSafeStorage: ok(twoWorkspacesSession(PRODUCTION.id, { secretStorage: { ...locked(true), backend: 'safe_storage', description: 'Obfuscated file (basic_text)' } })) },
+      {
+        useSafeStorage: ok(
+          twoWorkspacesSession(PRODUCTION.id, {
+            secretStorage: { ...locked(true), backend: 'safe_storage', description: 'Obfuscated file (basic_text)' },
+          }),
+        ),
+      },
       twoWorkspacesSession(PRODUCTION.id, { secretStorage: locked(true) }),
     );
     expect(storage()).toHaveTextContent('that file would only be obfuscated');
@@ -362,7 +400,9 @@ describe('Settings: key storage', () => {
     await user.click(confirm);
     expect(fake.calls.useSafeStorage).toHaveLength(0);
 
-    await user.click(within(dialog).getByRole('checkbox', { name: /I understand the API keys would only be obfuscated/ }));
+    await user.click(
+      within(dialog).getByRole('checkbox', { name: /I understand the API keys would only be obfuscated/ }),
+    );
     expect(confirm).toBeEnabled();
     await user.click(confirm);
 
@@ -371,7 +411,10 @@ describe('Settings: key storage', () => {
   });
 
   it('says so when safeStorage is not available either', async () => {
-    await openSettings({}, twoWorkspacesSession(PRODUCTION.id, { secretStorage: { ...locked(false), safeStorage: null } }));
+    await openSettings(
+      {},
+      twoWorkspacesSession(PRODUCTION.id, { secretStorage: { ...locked(false), safeStorage: null } }),
+    );
     expect(storage()).toHaveTextContent('The system keychain is locked');
     expect(within(storage()).queryByRole('button', { name: offer })).not.toBeInTheDocument();
   });
@@ -415,7 +458,9 @@ describe('Settings: request timeout', () => {
   });
 
   it('a failed save keeps the typed value and shows why', async () => {
-    const { user } = await openSettings({ setPreferences: fail({ kind: 'server', message: 'settings.json could not be written: disk full.' }) });
+    const { user } = await openSettings({
+      setPreferences: fail({ kind: 'server', message: 'settings.json could not be written: disk full.' }),
+    });
     await user.clear(field());
     await user.type(field(), '40');
     await user.click(save());
@@ -429,17 +474,25 @@ describe('Settings: request timeout', () => {
 describe('Settings: add a workspace', () => {
   it('adds a workspace through the same form as the Connect screen; it becomes the active one', async () => {
     const added = workspace('ws-sandbox', 'Customer sandbox', 'https://sandbox.example.com/v1');
-    const after: SessionInfo = { ...twoWorkspacesSession(), workspace: added, workspaces: [PRODUCTION, STAGING, added] };
+    const after: SessionInfo = {
+      ...twoWorkspacesSession(),
+      workspace: added,
+      workspaces: [PRODUCTION, STAGING, added],
+    };
     const { fake, user } = await openSettings({ connect: ok(after) });
     await user.click(screen.getByRole('button', { name: 'Add workspace' }));
     const form = screen.getByRole('region', { name: 'Add a workspace' });
     await user.type(within(form).getByRole('textbox', { name: 'Workspace name' }), 'Customer sandbox');
     await user.type(within(form).getByRole('textbox', { name: 'Base URL' }), 'sandbox.example.com');
-    expect(within(form).getByRole('textbox', { name: 'Base URL' })).toHaveAccessibleDescription('Will use https://sandbox.example.com/v1');
+    expect(within(form).getByRole('textbox', { name: 'Base URL' })).toHaveAccessibleDescription(
+      'Will use https://sandbox.example.com/v1',
+    );
     await user.type(within(form).getByLabelText('API key'), 'sk-sandbox');
     await user.click(within(form).getByRole('button', { name: 'Add workspace' }));
 
-    expect(fake.calls.connect).toEqual([[{ name: 'Customer sandbox', baseUrl: 'https://sandbox.example.com/v1', apiKey: 'sk-sandbox' }]]);
+    expect(fake.calls.connect).toEqual([
+      [{ name: 'Customer sandbox', baseUrl: 'https://sandbox.example.com/v1', apiKey: 'sk-sandbox' }],
+    ]);
     expect(await screen.findByText('Customer sandbox was added and is now the active workspace.')).toBeInTheDocument();
     expect(within(row('Customer sandbox')).getByText('Active')).toBeInTheDocument();
     expect(within(header()).getByText('Customer sandbox')).toBeInTheDocument();

@@ -146,7 +146,9 @@ describe('Transcript: rows', () => {
 
   it('cannot seek to an untimed row', async () => {
     const user = userEvent.setup();
-    const { onSeek } = renderTranscript({ log: [entry(0, 'tool', 'lookup_patient()', null), entry(1, 'agent', 'Hello.', 2)] });
+    const { onSeek } = renderTranscript({
+      log: [entry(0, 'tool', 'lookup_patient()', null), entry(1, 'agent', 'Hello.', 2)],
+    });
 
     const untimed = within((await screen.findAllByRole('listitem'))[0]!).getByRole('button');
     expect(untimed).toBeDisabled();
@@ -157,7 +159,10 @@ describe('Transcript: rows', () => {
 
   it('disables every row when there is nothing to seek in', async () => {
     const user = userEvent.setup();
-    const { onSeek } = renderTranscript({ log: [entry(0, 'agent', 'Hello.', 2), entry(1, 'user', 'Bye.', 12.5)], canSeek: false });
+    const { onSeek } = renderTranscript({
+      log: [entry(0, 'agent', 'Hello.', 2), entry(1, 'user', 'Bye.', 12.5)],
+      canSeek: false,
+    });
 
     const buttons = await screen.findAllByRole('button');
     expect(buttons).toHaveLength(2);

@@ -44,7 +44,9 @@ describe('WaveformPlayer: stereo', () => {
 
     expect(await screen.findByText('Channel 1 (left)')).toBeInTheDocument();
     expect(screen.getByText('Channel 2 (right)')).toBeInTheDocument();
-    expect(screen.getByText(/Stereo recording: the waveform shows Channel 1 \(left\) and Channel 2 \(right\)/)).toBeInTheDocument();
+    expect(
+      screen.getByText(/Stereo recording: the waveform shows Channel 1 \(left\) and Channel 2 \(right\)/),
+    ).toBeInTheDocument();
 
     const [ws] = fakeWaveSurfers;
     expect(ws?.options.splitChannels).toHaveLength(2);

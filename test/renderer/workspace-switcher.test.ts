@@ -9,7 +9,17 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { Phone } from '../../electron/shared/domain';
 import Root from '../../renderer/src/Root.svelte';
-import { deferred, fail, installFakeApi, ok, phone, PRODUCTION, STAGING, twoWorkspacesSession, type Replies } from './fake-api';
+import {
+  deferred,
+  fail,
+  installFakeApi,
+  ok,
+  phone,
+  PRODUCTION,
+  STAGING,
+  twoWorkspacesSession,
+  type Replies,
+} from './fake-api';
 
 /** Renders the app with Production active (Staging saved too) and waits for the workspace. */
 async function openApp(replies: Replies = {}) {
@@ -37,7 +47,10 @@ describe('Workspace menu', () => {
 
     const menu = screen.getByRole('menu', { name: 'Workspaces' });
     const items = within(menu).getAllByRole('menuitemradio');
-    expect(items.map((i) => i.textContent?.trim())).toEqual([expect.stringContaining('Production'), expect.stringContaining('Staging')]);
+    expect(items.map((i) => i.textContent?.trim())).toEqual([
+      expect.stringContaining('Production'),
+      expect.stringContaining('Staging'),
+    ]);
     expect(within(menu).getByRole('menuitemradio', { name: /Production/ })).toHaveAttribute('aria-checked', 'true');
     expect(within(menu).getByRole('menuitemradio', { name: /Staging/ })).toHaveAttribute('aria-checked', 'false');
     expect(within(menu).getByRole('menuitem', { name: /Add workspace…/ })).toBeInTheDocument();
@@ -115,7 +128,10 @@ describe('Workspace menu', () => {
 
   it('says which workspace could not be opened and keeps the current one', async () => {
     const { user } = await openApp({
-      switchWorkspace: fail({ kind: 'keychain', message: 'The system keychain is locked. Unlock your login keyring and try again.' }),
+      switchWorkspace: fail({
+        kind: 'keychain',
+        message: 'The system keychain is locked. Unlock your login keyring and try again.',
+      }),
     });
     await user.click(menuButton());
     await user.click(screen.getByRole('menuitemradio', { name: /Staging/ }));

@@ -17,7 +17,14 @@ import {
   webhooksEnvelope,
   type ParsedInteraction,
 } from './schemas';
-import { parseRetryAfterMs, resolveRetryOptions, retryDelayMs, RETRYABLE_STATUSES, sleep, type RetryOptions } from './retry';
+import {
+  parseRetryAfterMs,
+  resolveRetryOptions,
+  retryDelayMs,
+  RETRYABLE_STATUSES,
+  sleep,
+  type RetryOptions,
+} from './retry';
 
 /** Default request timeout, in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 15_000;
@@ -103,7 +110,8 @@ export function createApiClient(options: ClientOptions): ApiClient {
     for (let attempt = 1; ; attempt++) {
       const last = attempt >= attempts;
       const outcome = await attemptOnce(method, path, body, last);
-      if (outcome.kind === 'answer') return interpret(outcome.response, outcome.text, schema, what, host, options.apiKey);
+      if (outcome.kind === 'answer')
+        return interpret(outcome.response, outcome.text, schema, what, host, options.apiKey);
       if (outcome.kind === 'failed') throw outcome.error;
       await sleep(retryDelayMs(attempt, retry, outcome.retryAfterMs));
     }
@@ -157,13 +165,13 @@ export function createApiClient(options: ClientOptions): ApiClient {
     getPhone: async (number) => request('GET', `/phones/${segment(number)}`, phoneEnvelope, `Phone ${number}`),
     updatePhone: async (number, update) =>
       request('PUT', `/phones/${segment(number)}`, phoneEnvelope, `Phone ${number}`, phoneUpdateBody(update)),
-    createSipTrunk: (input) => request('POST', '/sip-trunks', sipTrunkEnvelope, 'The new SIP trunk', sipTrunkBody(input)),
+    createSipTrunk: (input) =>
+      request('POST', '/sip-trunks', sipTrunkEnvelope, 'The new SIP trunk', sipTrunkBody(input)),
     listSipTrunks: () => request('GET', '/sip-trunks', sipTrunksEnvelope, 'The SIP trunk list'),
     getSipTrunk: async (sid) => request('GET', `/sip-trunks/${segment(sid)}`, sipTrunkEnvelope, `SIP trunk ${sid}`),
     listWebhooks: () => request('GET', '/webhooks', webhooksEnvelope, 'The webhook list'),
     getWebhook: async (sid) => request('GET', `/webhooks/${segment(sid)}`, webhookEnvelope, `Webhook ${sid}`),
-    deleteWebhook: async (sid) =>
-      request('DELETE', `/webhooks/${segment(sid)}`, statusOnlyEnvelope, `Webhook ${sid}`),
+    deleteWebhook: async (sid) => request('DELETE', `/webhooks/${segment(sid)}`, statusOnlyEnvelope, `Webhook ${sid}`),
   };
 }
 
@@ -234,11 +242,12 @@ function interpret<S extends z.ZodType>(
     throw new ApiError({
       kind: 'invalid_response',
       status,
-      message: text.trim() === ''
-        ? `${host} sent an empty answer. Check that the base URL is the service's /v1 address.`
-        : looksHtml
-          ? `${host} answered with a web page instead of data. Check that the base URL is the service's /v1 address.`
-          : `${host} sent data that could not be read (not valid JSON). Try again; if it persists, report it to the service.`,
+      message:
+        text.trim() === ''
+          ? `${host} sent an empty answer. Check that the base URL is the service's /v1 address.`
+          : looksHtml
+            ? `${host} answered with a web page instead of data. Check that the base URL is the service's /v1 address.`
+            : `${host} sent data that could not be read (not valid JSON). Try again; if it persists, report it to the service.`,
     });
   }
   const envelope = envelopeSchema.safeParse(json);
@@ -371,7 +380,10 @@ function causesOf(err: unknown): { code: string; message: string }[] {
   let current: unknown = err instanceof Error ? err.cause : undefined;
   for (let depth = 0; depth < 3 && typeof current === 'object' && current !== null; depth++) {
     const c = current as { code?: unknown; message?: unknown; cause?: unknown };
-    found.push({ code: typeof c.code === 'string' ? c.code : '', message: typeof c.message === 'string' ? c.message : '' });
+    found.push({
+      code: typeof c.code === 'string' ? c.code : '',
+      message: typeof c.message === 'string' ? c.message : '',
+    });
     current = c.cause;
   }
   return found;

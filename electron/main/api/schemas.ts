@@ -10,8 +10,14 @@ import { z } from 'zod';
 import type { LogEntry, Phone, SipTrunk, Webhook } from '../../shared/domain';
 import { epochToMs, resolveDurationSeconds, resolveLogOffsets } from './timestamps';
 
-const optString = z.string().nullish().transform((v) => v ?? null);
-const optBool = z.boolean().nullish().transform((v) => v ?? false);
+const optString = z
+  .string()
+  .nullish()
+  .transform((v) => v ?? null);
+const optBool = z
+  .boolean()
+  .nullish()
+  .transform((v) => v ?? false);
 /**
  * Spec says integer / number; numeric strings are accepted too since units and types are loose.
  * A string too long for a double (it would read as Infinity) fails like any other bad number.
@@ -19,7 +25,12 @@ const optBool = z.boolean().nullish().transform((v) => v ?? false);
 const optNumber = z
   .union([
     z.number().finite(),
-    z.string().trim().regex(/^-?\d+(\.\d+)?$/).transform(Number).pipe(z.number().finite()),
+    z
+      .string()
+      .trim()
+      .regex(/^-?\d+(\.\d+)?$/)
+      .transform(Number)
+      .pipe(z.number().finite()),
   ])
   .nullish()
   .transform((v) => v ?? null);
@@ -156,18 +167,16 @@ const phoneWire = z
     inbound_agent_id: optString,
     outbound_agent_id: optString,
   })
-  .transform(
-    (p): Phone => ({
-      sid: p.sid,
-      name: p.name,
-      number: p.number,
-      sipTrunk: p.sip_trunk,
-      createdAt: p.created_at,
-      updatedAt: p.updated_at,
-      inboundAgentId: p.inbound_agent_id,
-      outboundAgentId: p.outbound_agent_id,
-    }),
-  );
+  .transform((p): Phone => ({
+    sid: p.sid,
+    name: p.name,
+    number: p.number,
+    sipTrunk: p.sip_trunk,
+    createdAt: p.created_at,
+    updatedAt: p.updated_at,
+    inboundAgentId: p.inbound_agent_id,
+    outboundAgentId: p.outbound_agent_id,
+  }));
 
 /** Spec 4 endpoint 2. */
 export const phonesEnvelope = z.object({ phones: z.array(phoneWire) }).transform((e) => e.phones);
@@ -184,17 +193,15 @@ const sipTrunkWire = z
     sip_username: optString,
     sip_password: optString,
   })
-  .transform(
-    (t): SipTrunk => ({
-      sid: t.sid,
-      name: t.name,
-      terminationUri: t.termination_uri,
-      createdAt: t.created_at,
-      updatedAt: t.updated_at,
-      sipUsername: t.sip_username,
-      sipPassword: t.sip_password,
-    }),
-  );
+  .transform((t): SipTrunk => ({
+    sid: t.sid,
+    name: t.name,
+    terminationUri: t.termination_uri,
+    createdAt: t.created_at,
+    updatedAt: t.updated_at,
+    sipUsername: t.sip_username,
+    sipPassword: t.sip_password,
+  }));
 
 /** Spec 4 endpoint 6. */
 export const sipTrunksEnvelope = z.object({ sip_trunks: z.array(sipTrunkWire) }).transform((e) => e.sip_trunks);
@@ -219,18 +226,16 @@ const webhookWire = z
       .nullish()
       .transform((v) => v ?? null),
   })
-  .transform(
-    (w): Webhook => ({
-      sid: w.sid,
-      url: w.url,
-      callStartedEvent: w.call_started_event,
-      callEndedEvent: w.call_ended_event,
-      createdAt: w.created_at,
-      updatedAt: w.updated_at,
-      apiKey: w.api_key,
-      phoneNumber: w.phone_number,
-    }),
-  );
+  .transform((w): Webhook => ({
+    sid: w.sid,
+    url: w.url,
+    callStartedEvent: w.call_started_event,
+    callEndedEvent: w.call_ended_event,
+    createdAt: w.created_at,
+    updatedAt: w.updated_at,
+    apiKey: w.api_key,
+    phoneNumber: w.phone_number,
+  }));
 
 /** Spec 4 endpoint 8. */
 export const webhooksEnvelope = z.object({ webhooks: z.array(webhookWire) }).transform((e) => e.webhooks);

@@ -18,7 +18,9 @@ function parseArgs(argv: string[]): CliOptions {
   const options: CliOptions = { port: 0, apiKey: undefined, latencyMs: 0 };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const [flag, inline] = arg.includes('=')
+      ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+      : [arg, undefined];
     const value = (): string => {
       const next = inline ?? argv[++i];
       if (next === undefined) throw new Error(`${flag} needs a value.\n${USAGE}`);
@@ -26,7 +28,8 @@ function parseArgs(argv: string[]): CliOptions {
     };
     const integer = (text: string, max: number): number => {
       const n = Number(text);
-      if (!Number.isInteger(n) || n < 0 || n > max) throw new Error(`${flag} must be a whole number from 0 to ${max}, got "${text}".`);
+      if (!Number.isInteger(n) || n < 0 || n > max)
+        throw new Error(`${flag} must be a whole number from 0 to ${max}, got "${text}".`);
       return n;
     };
     switch (flag) {
@@ -55,7 +58,12 @@ function parseArgs(argv: string[]): CliOptions {
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
   const resourcesDir = path.resolve(__dirname, '../../../resources');
-  const server = await startDemoServer({ resourcesDir, port: options.port, apiKey: options.apiKey, latencyMs: options.latencyMs });
+  const server = await startDemoServer({
+    resourcesDir,
+    port: options.port,
+    apiKey: options.apiKey,
+    latencyMs: options.latencyMs,
+  });
   const width = Math.max(...server.interactions.map((i) => i.sid.length));
 
   console.log(`Demo voice-agent service listening.

@@ -121,7 +121,9 @@ function loadSeed(resourcesDir: string): DemoSeed {
   try {
     seed = JSON.parse(fs.readFileSync(file, 'utf8')) as DemoSeed;
   } catch (error) {
-    throw new Error(`Cannot read the demo seed ${file}: ${(error as Error).message}. Run \`npm run audio\` to create it.`);
+    throw new Error(
+      `Cannot read the demo seed ${file}: ${(error as Error).message}. Run \`npm run audio\` to create it.`,
+    );
   }
   for (const key of ['interactions', 'phones', 'sip_trunks', 'webhooks'] as const) {
     if (!Array.isArray(seed[key])) throw new Error(`Demo seed ${file} has no "${key}" array.`);
@@ -137,7 +139,12 @@ function sameKey(given: string, expected: string): boolean {
   return timingSafeEqual(a, b);
 }
 
-function sendJson(res: http.ServerResponse, statusCode: number, body: unknown, headers: Record<string, string> = {}): void {
+function sendJson(
+  res: http.ServerResponse,
+  statusCode: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
   res.writeHead(statusCode, {
     'Content-Type': 'application/json; charset=utf-8',
@@ -297,7 +304,10 @@ export async function startDemoServer(opts: DemoServerOptions): Promise<DemoServ
       }
     }
     if (hasUsername !== hasPassword) {
-      errors.push({ field: hasUsername ? 'sip_password' : 'sip_username', message: 'is required when the other SIP credential is given' });
+      errors.push({
+        field: hasUsername ? 'sip_password' : 'sip_username',
+        message: 'is required when the other SIP credential is given',
+      });
     }
     if (errors.length > 0) throw invalid('Invalid SIP trunk', errors);
 
@@ -370,13 +380,20 @@ export async function startDemoServer(opts: DemoServerOptions): Promise<DemoServ
     // Spec 5: every endpoint requires the bearer key. (spec: response to a missing or invalid key not shown; we answer 401.)
     const match = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '');
     if (!match || !sameKey(match[1]!.trim(), apiKey)) {
-      throw new HttpError(401, 'Invalid or missing API key', { headers: { 'WWW-Authenticate': 'Bearer realm="voice-review-demo"' } });
+      throw new HttpError(401, 'Invalid or missing API key', {
+        headers: { 'WWW-Authenticate': 'Bearer realm="voice-review-demo"' },
+      });
     }
 
-    if (!url.pathname.startsWith('/v1/')) throw new HttpError(404, `No endpoint at ${url.pathname} (paths start with /v1/)`);
+    if (!url.pathname.startsWith('/v1/'))
+      throw new HttpError(404, `No endpoint at ${url.pathname} (paths start with /v1/)`);
     let segments: string[];
     try {
-      segments = url.pathname.slice('/v1/'.length).replace(/\/$/, '').split('/').map((s) => decodeURIComponent(s));
+      segments = url.pathname
+        .slice('/v1/'.length)
+        .replace(/\/$/, '')
+        .split('/')
+        .map((s) => decodeURIComponent(s));
     } catch {
       throw new HttpError(400, `Malformed percent-encoding in path ${url.pathname}`);
     }
@@ -388,13 +405,18 @@ export async function startDemoServer(opts: DemoServerOptions): Promise<DemoServ
     const dispatch = async (handlers: Record<string, () => Promise<void> | void>): Promise<void> => {
       const handler = handlers[method] ?? (method === 'HEAD' ? handlers.GET : undefined);
       if (!handler) {
-        const allow = Object.keys(handlers).includes('GET') ? [...Object.keys(handlers), 'HEAD'] : Object.keys(handlers);
-        throw new HttpError(405, `Method ${method} is not allowed on ${url.pathname}`, { headers: { Allow: allow.join(', ') } });
+        const allow = Object.keys(handlers).includes('GET')
+          ? [...Object.keys(handlers), 'HEAD']
+          : Object.keys(handlers);
+        throw new HttpError(405, `Method ${method} is not allowed on ${url.pathname}`, {
+          headers: { Allow: allow.join(', ') },
+        });
       }
       await handler();
     };
     // Success status codes (spec: not shown): 200 for GET, PUT and DELETE; 201 for POST.
-    const ok = (body: Record<string, unknown>, statusCode = 200): void => sendJson(res, statusCode, { status: 'success', ...body });
+    const ok = (body: Record<string, unknown>, statusCode = 200): void =>
+      sendJson(res, statusCode, { status: 'success', ...body });
 
     switch (resource) {
       case 'interactions':
@@ -463,7 +485,10 @@ export async function startDemoServer(opts: DemoServerOptions): Promise<DemoServ
           res.destroy();
           return;
         }
-        sendError(res, error instanceof HttpError ? error : new HttpError(500, `Demo server error: ${(error as Error).message}`));
+        sendError(
+          res,
+          error instanceof HttpError ? error : new HttpError(500, `Demo server error: ${(error as Error).message}`),
+        );
       }
     })();
   });

@@ -118,7 +118,12 @@ export function createPeaksCache(dir: string, maxBytes = DEFAULT_CACHE_MAX_BYTES
       }
       const now = new Date();
       await fs.utimes(file, now, now).catch(() => undefined);
-      return { durationSeconds: parsed.durationSeconds, sampleRate: parsed.sampleRate, length: parsed.length, channels: parsed.channels };
+      return {
+        durationSeconds: parsed.durationSeconds,
+        sampleRate: parsed.sampleRate,
+        length: parsed.length,
+        channels: parsed.channels,
+      };
     },
 
     write(key, peaks) {

@@ -22,7 +22,8 @@ import { ApiError } from '../../shared/errors';
 import { PeakAccumulator, type ComputedPeaks } from './reduce';
 
 /** Message of the `invalid_response` error for audio that cannot be reduced to peaks. */
-export const UNDECODABLE_MESSAGE = "The recording's audio format could not be decoded for the waveform; it may still play.";
+export const UNDECODABLE_MESSAGE =
+  "The recording's audio format could not be decoded for the waveform; it may still play.";
 
 /** A container/codec this module decodes. */
 export type AudioFormat = 'wav' | 'mp3' | 'ogg-opus' | 'ogg-vorbis' | 'ogg-flac' | 'flac';
@@ -75,7 +76,9 @@ export function detectFormat(head: Uint8Array, ended: boolean): FormatGuess {
 
   if (magic === 'RIFF' || magic === 'RF64') {
     if (more(12)) return { kind: 'need-more' };
-    return ascii(head, 8, 4) === 'WAVE' ? { kind: 'format', format: 'wav' } : { kind: 'unsupported', name: `RIFF ${ascii(head, 8, 4)}` };
+    return ascii(head, 8, 4) === 'WAVE'
+      ? { kind: 'format', format: 'wav' }
+      : { kind: 'unsupported', name: `RIFF ${ascii(head, 8, 4)}` };
   }
   if (magic === 'fLaC') return { kind: 'format', format: 'flac' };
   if (magic === 'OggS') {
@@ -90,7 +93,8 @@ export function detectFormat(head: Uint8Array, ended: boolean): FormatGuess {
     return { kind: 'unsupported', name: 'Ogg (codec other than Opus, Vorbis or FLAC)' };
   }
   if (magic.startsWith('ID3') || isMpegFrameHeader(head)) return { kind: 'format', format: 'mp3' };
-  if (head[0] === 0x1a && head[1] === 0x45 && head[2] === 0xdf && head[3] === 0xa3) return { kind: 'unsupported', name: 'WebM/Matroska' };
+  if (head[0] === 0x1a && head[1] === 0x45 && head[2] === 0xdf && head[3] === 0xa3)
+    return { kind: 'unsupported', name: 'WebM/Matroska' };
   if (head[0] === 0xff && (head[1]! & 0xf6) === 0xf0) return { kind: 'unsupported', name: 'AAC (ADTS)' };
   if (magic === 'FORM') return { kind: 'unsupported', name: 'AIFF' };
   if (more(8)) return { kind: 'need-more' };
@@ -127,7 +131,9 @@ interface WasmDecoded {
 }
 
 function pcmOf(result: WasmDecoded): PcmChunk | null {
-  return result.samplesDecoded > 0 ? { channelData: result.channelData, samplesDecoded: result.samplesDecoded, sampleRate: result.sampleRate } : null;
+  return result.samplesDecoded > 0
+    ? { channelData: result.channelData, samplesDecoded: result.samplesDecoded, sampleRate: result.sampleRate }
+    : null;
 }
 
 /** A wasm-audio-decoders instance as used here (sync or async `decode`, optional `flush`). */
@@ -412,7 +418,10 @@ export interface DecodeOptions {
  * @throws ApiError kind 'invalid_response' ({@link UNDECODABLE_MESSAGE}) when the format is not
  *   recognised or not decoded here, or the decoder fails or yields no audio.
  */
-export async function decodeToPeaks(chunks: AsyncIterable<Uint8Array>, options: DecodeOptions = {}): Promise<ComputedPeaks> {
+export async function decodeToPeaks(
+  chunks: AsyncIterable<Uint8Array>,
+  options: DecodeOptions = {},
+): Promise<ComputedPeaks> {
   const pause = options.pause ?? (() => yieldToEventLoop());
   const run = new PeaksRun(pause);
   try {

@@ -112,7 +112,8 @@ export function createPeaksService(options: PeaksServiceOptions): PeaksService {
   const doFetch = options.fetch ?? fetch;
   const timeoutMs = options.timeoutMs ?? 15_000;
   const decode: PeaksDecoder = options.decode ?? ((chunks) => decodeToPeaks(chunks));
-  const cache: PeaksCache | null = options.cacheDir === null ? null : createPeaksCache(options.cacheDir, options.cacheMaxBytes);
+  const cache: PeaksCache | null =
+    options.cacheDir === null ? null : createPeaksCache(options.cacheDir, options.cacheMaxBytes);
   /** Running computations by workspace base URL + recording URL. */
   const running = new Map<string, Promise<RecordingPeaks>>();
   /** Cache key each recording URL had when last read or written (the most recent 500 URLs). */
@@ -181,7 +182,11 @@ export function createPeaksService(options: PeaksServiceOptions): PeaksService {
       if (!response.ok) {
         await response.body?.cancel().catch(() => undefined);
         throwForStatus(response, fetcher.keyAttached);
-        throw new ApiError({ kind: 'server', status: response.status, message: `The recording server answered HTTP ${response.status} instead of the recording.` });
+        throw new ApiError({
+          kind: 'server',
+          status: response.status,
+          message: `The recording server answered HTTP ${response.status} instead of the recording.`,
+        });
       }
       const body = response.body;
       if (!body) throw new ApiError({ kind: 'invalid_response', message: UNDECODABLE_MESSAGE });
@@ -203,7 +208,8 @@ export function createPeaksService(options: PeaksServiceOptions): PeaksService {
       const early = lastKey ? cache.read(lastKey).catch(() => null) : null;
       expected = await validatorsOf(fetcher);
       key = cacheKey(location.recordingUrl, expected);
-      const cached = key === null ? null : key === lastKey && early ? await early : await cache.read(key).catch(() => null);
+      const cached =
+        key === null ? null : key === lastKey && early ? await early : await cache.read(key).catch(() => null);
       if (cached && key) {
         rememberKey(location.recordingUrl, key);
         return { ...cached, fromCache: true };
@@ -224,7 +230,10 @@ export function createPeaksService(options: PeaksServiceOptions): PeaksService {
       try {
         const location = await options.locate(sid).catch((err: unknown) => {
           if (err instanceof ApiError) throw err;
-          throw new ApiError({ kind: 'server', message: 'The interaction could not be loaded, so its waveform cannot be drawn. Try again.' });
+          throw new ApiError({
+            kind: 'server',
+            message: 'The interaction could not be loaded, so its waveform cannot be drawn. Try again.',
+          });
         });
         const problem = location ? recordingUrlProblem(location.recordingUrl) : 'This interaction has no recording.';
         if (!location || problem || location.recordingUrl === null) {
@@ -277,7 +286,9 @@ function validatorsFrom(response: Response): RecordingValidators {
 
 /** False when a validator present in both differs (the recording changed between HEAD and GET). */
 function sameVersion(a: RecordingValidators, b: RecordingValidators): boolean {
-  return (['etag', 'lastModified', 'contentLength'] as const).every((k) => a[k] === null || b[k] === null || a[k] === b[k]);
+  return (['etag', 'lastModified', 'contentLength'] as const).every(
+    (k) => a[k] === null || b[k] === null || a[k] === b[k],
+  );
 }
 
 /** Throws the ApiError for an error status (redirects included); returns for statuses it leaves to the caller. */
@@ -302,17 +313,32 @@ function throwForStatus(response: Response, keyAttached: boolean): void {
     });
   }
   if (status === 404 || status === 410) {
-    throw new ApiError({ kind: 'not_found', status, message: `The recording file is not on the server (HTTP ${status}).` });
+    throw new ApiError({
+      kind: 'not_found',
+      status,
+      message: `The recording file is not on the server (HTTP ${status}).`,
+    });
   }
   if (status >= 500) {
-    throw new ApiError({ kind: 'server', status, message: `The recording server failed (HTTP ${status}) while sending the recording. Try again later.` });
+    throw new ApiError({
+      kind: 'server',
+      status,
+      message: `The recording server failed (HTTP ${status}) while sending the recording. Try again later.`,
+    });
   }
 }
 
 function timeoutError(): ApiError {
-  return new ApiError({ kind: 'timeout', message: 'The recording server did not answer in time, so the waveform cannot be drawn. Try again.' });
+  return new ApiError({
+    kind: 'timeout',
+    message: 'The recording server did not answer in time, so the waveform cannot be drawn. Try again.',
+  });
 }
 
 function networkError(): ApiError {
-  return new ApiError({ kind: 'network', message: 'The recording server could not be reached, so the waveform cannot be drawn. Check the connection and try again.' });
+  return new ApiError({
+    kind: 'network',
+    message:
+      'The recording server could not be reached, so the waveform cannot be drawn. Check the connection and try again.',
+  });
 }

@@ -16,9 +16,7 @@ export type PeaksDecoder = (chunks: AsyncIterable<Uint8Array>) => Promise<Comput
 export type WorkerRequest = { type: 'chunk'; data: Uint8Array } | { type: 'end' };
 /** Messages the worker sends back. */
 export type WorkerResponse =
-  | { type: 'ack' }
-  | { type: 'done'; peaks: ComputedPeaks }
-  | { type: 'error'; error: ApiErrorData };
+  { type: 'ack' } | { type: 'done'; peaks: ComputedPeaks } | { type: 'error'; error: ApiErrorData };
 
 /** Options of {@link createWorkerDecoder}. */
 export interface WorkerDecoderOptions {

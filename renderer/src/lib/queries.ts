@@ -57,7 +57,11 @@ export function phonesQuery(workspaceId: string) {
 
 /** One phone by E.164 number (spec 4 endpoint 3). */
 export function phoneQuery(workspaceId: string, number: string | null) {
-  return { queryKey: keys.phone(workspaceId, number ?? ''), queryFn: () => api().getPhone(number ?? ''), enabled: number !== null };
+  return {
+    queryKey: keys.phone(workspaceId, number ?? ''),
+    queryFn: () => api().getPhone(number ?? ''),
+    enabled: number !== null,
+  };
 }
 
 /** SIP trunk list (spec 4 endpoint 6). */
@@ -67,7 +71,11 @@ export function sipTrunksQuery(workspaceId: string) {
 
 /** One SIP trunk (spec 4 endpoint 7). */
 export function sipTrunkQuery(workspaceId: string, sid: string | null) {
-  return { queryKey: keys.sipTrunk(workspaceId, sid ?? ''), queryFn: () => api().getSipTrunk(sid ?? ''), enabled: sid !== null };
+  return {
+    queryKey: keys.sipTrunk(workspaceId, sid ?? ''),
+    queryFn: () => api().getSipTrunk(sid ?? ''),
+    enabled: sid !== null,
+  };
 }
 
 /** Webhook list (spec 4 endpoint 8). */
@@ -77,20 +85,28 @@ export function webhooksQuery(workspaceId: string) {
 
 /** One webhook (spec 4 endpoint 9). */
 export function webhookQuery(workspaceId: string, sid: string | null) {
-  return { queryKey: keys.webhook(workspaceId, sid ?? ''), queryFn: () => api().getWebhook(sid ?? ''), enabled: sid !== null };
+  return {
+    queryKey: keys.webhook(workspaceId, sid ?? ''),
+    queryFn: () => api().getWebhook(sid ?? ''),
+    enabled: sid !== null,
+  };
 }
 
 /** After a phone update: the server's version replaces the cached detail and list entry. */
 export function storeUpdatedPhone(client: QueryClient, workspaceId: string, phone: Phone): void {
   client.setQueryData(keys.phone(workspaceId, phone.number), phone);
-  client.setQueryData<Phone[]>(keys.phones(workspaceId), (list) => list?.map((p) => (p.number === phone.number ? phone : p)));
+  client.setQueryData<Phone[]>(keys.phones(workspaceId), (list) =>
+    list?.map((p) => (p.number === phone.number ? phone : p)),
+  );
   void client.invalidateQueries({ queryKey: keys.phones(workspaceId) });
 }
 
 /** After a trunk is created: it appears in the list from the server's response. */
 export function storeCreatedSipTrunk(client: QueryClient, workspaceId: string, trunk: SipTrunk): void {
   client.setQueryData(keys.sipTrunk(workspaceId, trunk.sid), trunk);
-  client.setQueryData<SipTrunk[]>(keys.sipTrunks(workspaceId), (list) => (list ? [...list.filter((t) => t.sid !== trunk.sid), trunk] : [trunk]));
+  client.setQueryData<SipTrunk[]>(keys.sipTrunks(workspaceId), (list) =>
+    list ? [...list.filter((t) => t.sid !== trunk.sid), trunk] : [trunk],
+  );
   void client.invalidateQueries({ queryKey: keys.sipTrunks(workspaceId) });
 }
 
