@@ -9,12 +9,17 @@ import type { ApiMethod, IpcResult } from '../shared/contract';
 import type { Interaction } from '../shared/domain';
 import { ApiError } from '../shared/errors';
 import { isSid } from '../shared/sid';
-import { agentSidProblem, E164_HINT, isE164, terminationUriProblem } from '../shared/validation';
+import {
+  agentSidProblem,
+  E164_HINT,
+  isE164,
+  REQUEST_TIMEOUT_SECONDS,
+  terminationUriProblem,
+} from '../shared/validation';
 import { recordingUrlProblem } from './recording-protocol';
 import type { ApiClient } from './api/client';
 import type { PeaksService } from './peaks/service';
 import type { Session } from './session';
-import { REQUEST_TIMEOUT_SECONDS } from './settings';
 
 /** A handler: positional arguments as received over IPC (untrusted) -> result as data. */
 export type Handler = (args: unknown[]) => Promise<IpcResult<unknown>>;

@@ -35,7 +35,8 @@ import { createApiClient, type ApiClient } from './api/client';
 import type { SecretStore } from './keychain';
 import type { KeyStorage } from './secret-storage';
 import type { RecordingLocation } from './recording-protocol';
-import { REQUEST_TIMEOUT_SECONDS, type Settings, type StoredWorkspace } from './settings';
+import { REQUEST_TIMEOUT_SECONDS } from '../shared/validation';
+import type { Settings, StoredWorkspace } from './settings';
 
 /** Id of the embedded demo workspace in the settings file. */
 export const DEMO_WORKSPACE_ID = 'demo';

@@ -2,7 +2,7 @@
  * The settings file: settings.json in the app's user-data folder (the folder is passed in, so this
  * file needs no Electron import and tests use a temp dir).
  *
- * It holds the list of workspaces, which one is active, and the user's preferences (issue 4). It
+ * It holds the list of workspaces, which one is active, and the user's preferences. It
  * never holds an API key: keys live in the OS keychain (see keychain.ts) or the key storage
  * fallback (secret-storage.ts), and {@link createSettingsStore}'s save() writes only the fields
  * declared here, so a key that rides along on an object is dropped, not written.
@@ -11,6 +11,7 @@ import { readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { Preferences } from '../shared/contract';
+import { REQUEST_TIMEOUT_SECONDS } from '../shared/validation';
 import { writePrivateFile } from './private-file';
 
 /** One workspace the user added. Its API key is in the keychain under account `id`. */
@@ -33,9 +34,6 @@ export interface Settings {
   /** User preferences; files written before preferences existed load with the defaults. */
   preferences: Preferences;
 }
-
-/** Limits of {@link Preferences.requestTimeoutSeconds}, in seconds (issue 4 "Timeouts (a setting, default 15 s)"). */
-export const REQUEST_TIMEOUT_SECONDS = { min: 3, max: 120, default: 15 } as const;
 
 /** The preferences of a new install. */
 export function defaultPreferences(): Preferences {

@@ -4,6 +4,13 @@
  */
 import { isSid } from './sid';
 
+/**
+ * Limits of the request timeout preference, in seconds: the Settings form and main's handler and
+ * settings loader refuse the same values; `default` applies to a new install and to API clients
+ * built without a preference.
+ */
+export const REQUEST_TIMEOUT_SECONDS = { min: 3, max: 120, default: 15 } as const;
+
 /** E.164: `+`, a country code not starting with 0, at most 15 digits (spec 2 "Phone.number"). */
 export function isE164(value: string): boolean {
   return /^\+[1-9]\d{1,14}$/.test(value);

@@ -128,19 +128,6 @@ describe('window web preferences', () => {
       webviewTag: false,
     });
   });
-
-  it('the Electron entry wires these rules (checked in its source; the smoke test runs it)', () => {
-    const entry = readFileSync(join(__dirname, '../../electron/main/index.ts'), 'utf8');
-    expect(entry).toContain('webPreferences: secureWebPreferences(');
-    expect(entry).toContain('app.enableSandbox();');
-    expect(entry).toContain('setWindowOpenHandler');
-    expect(entry).toContain("return { action: 'deny' }");
-    expect(entry).toMatch(/setPermissionRequestHandler\([^)]*\) => \{\s*const allowed = isPermissionAllowed\(/);
-    expect(entry).toMatch(/setPermissionCheckHandler\(\([^)]*\) => isPermissionAllowed\(/);
-    expect(entry).toContain('invoke(method, event.senderFrame?.url, args)');
-    expect(entry).toContain('win.loadURL(devServerUrl ?? APP_INDEX_URL)');
-    expect(entry).not.toMatch(/loadFile\(|pathToFileURL/);
-  });
 });
 
 describe('permissions', () => {

@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import type { Phone, PhoneUpdate, SipTrunk, SipTrunkCreate, Webhook } from '../../shared/domain';
 import { ApiError, type ApiErrorKind } from '../../shared/errors';
+import { REQUEST_TIMEOUT_SECONDS } from '../../shared/validation';
 import {
   envelopeSchema,
   interactionEnvelope,
@@ -26,8 +27,6 @@ import {
   type RetryOptions,
 } from './retry';
 
-/** Default request timeout, in milliseconds. */
-export const DEFAULT_TIMEOUT_MS = 15_000;
 /** Largest response body read, in bytes; a bigger body is an `invalid_response`. */
 export const MAX_BODY_BYTES = 20 * 1024 * 1024;
 
@@ -37,7 +36,7 @@ export interface ClientOptions {
   baseUrl: string;
   apiKey: string;
   /**
-   * Timeout of one attempt in milliseconds (default {@link DEFAULT_TIMEOUT_MS}). A retried read
+   * Timeout of one attempt in milliseconds (default: the request timeout preference's default, {@link REQUEST_TIMEOUT_SECONDS}). A retried read
    * gets a fresh timeout for each attempt.
    */
   timeoutMs?: number;
@@ -79,7 +78,7 @@ export interface ApiClient {
 export function createApiClient(options: ClientOptions): ApiClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const doFetch = options.fetch ?? fetch;
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timeoutMs = options.timeoutMs ?? REQUEST_TIMEOUT_SECONDS.default * 1000;
   const host = safeHost(baseUrl);
   const retry = resolveRetryOptions(options.retry);
 

@@ -12,6 +12,7 @@ import type {
   SessionInfo,
   WorkspaceInfo,
 } from '../../../electron/shared/contract';
+import { REQUEST_TIMEOUT_SECONDS } from '../../../electron/shared/validation';
 import { keys } from './queries';
 
 /** Prefix of every workspace's cached data (see lib/queries.ts `keys`). */
@@ -109,21 +110,18 @@ export function keyStoragePlace(storage: SecretStorageStatus): string {
   return storage.backend === 'safe_storage' ? 'from the encrypted key file' : 'from the system keychain';
 }
 
-/** Allowed request timeout, in seconds (contract `Preferences.requestTimeoutSeconds`). */
-export const TIMEOUT_SECONDS = { min: 3, max: 120, default: 15 } as const;
-
 /**
  * Reads the request-timeout field (text as typed, in seconds).
  * @returns the whole number of seconds, or a message saying what to enter instead
  */
 export function parseTimeoutSeconds(text: string): { ok: true; seconds: number } | { ok: false; message: string } {
   const trimmed = text.trim();
-  const range = `from ${TIMEOUT_SECONDS.min} to ${TIMEOUT_SECONDS.max}`;
+  const range = `from ${REQUEST_TIMEOUT_SECONDS.min} to ${REQUEST_TIMEOUT_SECONDS.max}`;
   if (trimmed === '') return { ok: false, message: `Enter a number of seconds ${range}.` };
   const seconds = Number(trimmed);
   if (!Number.isFinite(seconds)) return { ok: false, message: `“${trimmed}” is not a number. Enter seconds ${range}.` };
   if (!Number.isInteger(seconds)) return { ok: false, message: `Use whole seconds ${range}.` };
-  if (seconds < TIMEOUT_SECONDS.min || seconds > TIMEOUT_SECONDS.max) {
+  if (seconds < REQUEST_TIMEOUT_SECONDS.min || seconds > REQUEST_TIMEOUT_SECONDS.max) {
     return { ok: false, message: `The timeout must be ${range} seconds; ${seconds} is out of range.` };
   }
   return { ok: true, seconds };
