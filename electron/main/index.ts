@@ -1,8 +1,9 @@
 /**
- * Electron entry: wires the plain modules (session, key storage, handlers, app and recording
- * protocols, security rules, log, window state) into the Electron runtime. Everything with logic
- * lives in those modules and is tested under Node; this file is covered by the real-Electron
- * smoke test where Electron is installed.
+ * Electron entry: builds main with createMainStack (main-stack.ts) and wires it to the Electron
+ * runtime: IPC, the app and recording protocols, permissions, navigation, windows, the log and the
+ * window state. Everything with logic lives in plain modules tested under Node; this file is run by
+ * test/e2e/main-bundle.test.ts (built, with a stand-in for Electron) and by the real-Electron smoke
+ * test where Electron is installed.
  */
 import { join } from 'node:path';
 import {
@@ -14,32 +15,31 @@ import {
   screen,
   session as electronSession,
   shell,
+  type WebContents,
 } from 'electron';
 import log from 'electron-log/main';
-import { API_METHODS, channelOf } from '../shared/contract';
-import { createAppProtocolHandler, withAppCors } from './app-protocol';
-import { startDemoServer } from './demo/server';
-import { createHandlers } from './handlers';
+import { createAppProtocolHandler } from './app-protocol';
 import { createKeytarStore } from './keychain';
-import { configureMainLog, registerIpcSecrets, registerSecret, registeringSecrets } from './log';
-import { createPeaksService } from './peaks/service';
-import { createPlaybackGate } from './peaks/playback-gate';
-import { createWorkerDecoder } from './peaks/worker-decoder';
-import { createRecordingHandler, RECORDING_SCHEME, recordingPath } from './recording-protocol';
+import { configureMainLog } from './log';
+import { createMainStack, registerIpc } from './main-stack';
+import { RECORDING_SCHEME, recordingPath } from './recording-protocol';
 import { createKeyStorage } from './secret-storage';
 import {
   APP_INDEX_URL,
   APP_SCHEME,
   CONTENT_SECURITY_POLICY,
-  createIpcGuard,
   isAppUrl,
   isExternalLinkAllowed,
   isPermissionAllowed,
   secureWebPreferences,
 } from './security';
-import { createSession } from './session';
-import { createSettingsStore } from './settings';
-import { chooseWindowPlacement, createWindowStateStore, MIN_WINDOW_SIZE, rememberWindowState } from './window-state';
+import {
+  chooseWindowPlacement,
+  createWindowStateStore,
+  MIN_WINDOW_SIZE,
+  rememberWindowState,
+  type WindowStateStore,
+} from './window-state';
 
 // Every renderer sandboxed, whatever a window's own preferences say (Electron security checklist).
 app.enableSandbox();
@@ -90,46 +90,40 @@ async function start(): Promise<void> {
   log.info(
     `Voice Review ${app.getVersion()} starting (Electron ${process.versions.electron}, ${app.isPackaged ? 'packaged' : 'development'}).`,
   );
-  // Every key read from or written to storage is registered with the log's redaction first.
-  const secrets = registeringSecrets(
-    createKeyStorage({ keychain: createKeytarStore(), safeStorage, dir: userDataDir }),
-  );
-  const session = createSession({
-    settings: createSettingsStore(userDataDir),
-    secrets,
-    startDemo: async () => {
-      const demo = await startDemoServer({ resourcesDir: join(app.getAppPath(), 'resources') });
-      registerSecret(demo.apiKey);
-      return demo;
-    },
-  });
-  const locate = (sid: string) => session.locateRecording(sid);
-  // Peaks downloads wait until the player's first Range request is being streamed (or 1 s).
-  const playbackGate = createPlaybackGate();
-  const peaks = createPeaksService({
-    locate,
-    cacheDir: join(userDataDir, 'peaks-cache'),
-    decode: createWorkerDecoder(join(__dirname, 'peaks-worker.js')),
-    beforeDownload: (sid) => playbackGate.wait(sid),
-  });
-  const handlers = createHandlers({
-    session,
-    peaks,
+  const stack = createMainStack({
+    userDataDir,
+    secrets: createKeyStorage({ keychain: createKeytarStore(), safeStorage, dir: userDataDir }),
+    resourcesDir: join(app.getAppPath(), 'resources'),
     recordingSrc: (sid) => `${RECORDING_SCHEME}://local${recordingPath(sid)}`,
-    onUnexpected: (method, err) => log.error(`Unexpected failure in ${method}:`, err),
+    appOrigin: devServerUrl,
+    log,
+    peaksDecoder: { workerPath: join(__dirname, 'peaks-worker.js') },
   });
-
-  const invoke = createIpcGuard({ handlers, devServerUrl, log, beforeCall: registerIpcSecrets });
-  for (const method of API_METHODS) {
-    ipcMain.handle(channelOf(method), (event, ...args: unknown[]) => invoke(method, event.senderFrame?.url, args));
-  }
-
+  registerIpc(ipcMain, stack);
   protocol.handle(APP_SCHEME, createAppProtocolHandler({ rootDir: join(__dirname, '../renderer') }));
-  protocol.handle(
-    RECORDING_SCHEME,
-    withAppCors(createRecordingHandler({ locate, onStreaming: (sid) => playbackGate.opened(sid) }), devServerUrl),
-  );
+  protocol.handle(RECORDING_SCHEME, stack.recording);
+  lockDownDefaultSession();
+  app.on('web-contents-created', (_event, contents) => lockDownWebContents(contents));
 
+  const windowStates = createWindowStateStore(userDataDir);
+  let flushWindowState: () => Promise<void> = async () => undefined;
+  const openWindow = () =>
+    createWindow(windowStates)
+      .then((flush) => (flushWindowState = flush))
+      .catch((err: unknown) => log.error('Could not open the window:', err));
+  await openWindow();
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) void openWindow();
+  });
+  app.on('window-all-closed', () => {
+    void Promise.allSettled([stack.close(), flushWindowState()]).finally(() => {
+      if (process.platform !== 'darwin') app.quit();
+    });
+  });
+}
+
+/** Permissions denied (but the Copy buttons' clipboard write), and the CSP on every app page. */
+function lockDownDefaultSession(): void {
   const ses = electronSession.defaultSession;
   ses.setPermissionRequestHandler((_wc, permission, callback, details) => {
     const allowed = isPermissionAllowed(permission, details.requestingUrl, devServerUrl);
@@ -153,55 +147,47 @@ async function start(): Promise<void> {
     headers['Content-Security-Policy'] = [CONTENT_SECURITY_POLICY];
     callback({ responseHeaders: headers });
   });
+}
 
-  app.on('web-contents-created', (_event, contents) => {
-    contents.on('will-navigate', (event) => {
-      if (!isAppUrl(event.url, devServerUrl)) {
-        event.preventDefault();
-        log.warn('Blocked a navigation away from the app.');
-      }
-    });
-    contents.on('will-attach-webview', (event) => event.preventDefault());
-    contents.setWindowOpenHandler(({ url }) => {
-      if (isExternalLinkAllowed(url)) void shell.openExternal(url);
-      else log.warn('Refused to open a link that is not http(s).');
-      return { action: 'deny' };
-    });
+/** No navigation away from the app, no webviews, no new windows (http(s) links go to the browser). */
+function lockDownWebContents(contents: WebContents): void {
+  contents.on('will-navigate', (event) => {
+    if (!isAppUrl(event.url, devServerUrl)) {
+      event.preventDefault();
+      log.warn('Blocked a navigation away from the app.');
+    }
   });
-
-  const windowStates = createWindowStateStore(userDataDir);
-  let flushWindowState: () => Promise<void> = async () => undefined;
-
-  async function createWindow(): Promise<void> {
-    const placement = chooseWindowPlacement(await windowStates.load(), screen.getAllDisplays());
-    const win = new BrowserWindow({
-      width: placement.width,
-      height: placement.height,
-      ...(placement.center ? { center: true } : { x: placement.x, y: placement.y }),
-      minWidth: MIN_WINDOW_SIZE.width,
-      minHeight: MIN_WINDOW_SIZE.height,
-      title: 'Voice Review',
-      show: false,
-      webPreferences: secureWebPreferences(join(__dirname, '../preload/index.js')),
-    });
-    flushWindowState = rememberWindowState(win, windowStates, (err) =>
-      log.warn('Could not save the window position:', err),
-    ).flush;
-    win.once('ready-to-show', () => {
-      if (placement.maximized) win.maximize();
-      win.show();
-    });
-    await win.loadURL(devServerUrl ?? APP_INDEX_URL);
-  }
-
-  const openWindow = () => createWindow().catch((err: unknown) => log.error('Could not open the window:', err));
-  await openWindow();
-  app.on('activate', () => {
-    if (BrowserWindow.getAllWindows().length === 0) void openWindow();
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+  contents.setWindowOpenHandler(({ url }) => {
+    if (isExternalLinkAllowed(url)) void shell.openExternal(url);
+    else log.warn('Refused to open a link that is not http(s).');
+    return { action: 'deny' };
   });
-  app.on('window-all-closed', () => {
-    void Promise.allSettled([session.close(), flushWindowState()]).finally(() => {
-      if (process.platform !== 'darwin') app.quit();
-    });
+}
+
+/**
+ * Opens the app window where it was last (or centred), hardened, on the app's page.
+ * @returns a function that saves the window's position now (for quitting)
+ */
+async function createWindow(windowStates: WindowStateStore): Promise<() => Promise<void>> {
+  const placement = chooseWindowPlacement(await windowStates.load(), screen.getAllDisplays());
+  const win = new BrowserWindow({
+    width: placement.width,
+    height: placement.height,
+    ...(placement.center ? { center: true } : { x: placement.x, y: placement.y }),
+    minWidth: MIN_WINDOW_SIZE.width,
+    minHeight: MIN_WINDOW_SIZE.height,
+    title: 'Voice Review',
+    show: false,
+    webPreferences: secureWebPreferences(join(__dirname, '../preload/index.js')),
   });
+  const { flush } = rememberWindowState(win, windowStates, (err) =>
+    log.warn('Could not save the window position:', err),
+  );
+  win.once('ready-to-show', () => {
+    if (placement.maximized) win.maximize();
+    win.show();
+  });
+  await win.loadURL(devServerUrl ?? APP_INDEX_URL);
+  return flush;
 }

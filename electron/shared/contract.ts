@@ -42,7 +42,7 @@ export interface Preferences {
 }
 
 /**
- * Where API keys are stored (issue 4 "Keychain failures").
+ * Where API keys are stored.
  * - `keychain`: the OS keychain through keytar (the default).
  * - `safe_storage`: Electron `safeStorage` encryption, in a file in the user-data folder; used only
  *   after the user agreed because the keychain could not be used.
@@ -74,7 +74,7 @@ export interface SecretStorageStatus {
   safeStorage: { available: boolean; weak: boolean; backendName: string } | null;
 }
 
-/** Result of a connection test (issue 4 "test connection"). */
+/** Result of a connection test (Settings and the workspace menu: "Test connection"). */
 export interface ConnectionTestResult {
   ok: boolean;
   /**
@@ -91,7 +91,7 @@ export interface ConnectionTestResult {
 }
 
 /**
- * Peaks of a recording, computed in main (issue 5 "Peaks off the renderer"). Values are sample
+ * Peaks of a recording, computed in main so the renderer never decodes audio. Values are sample
  * amplitudes in [-1, 1]; `min[i]`/`max[i]` cover the i-th of `length` equal slices of the
  * recording. One entry in `channels` per audio channel (1 = mono, 2 = stereo: caller and agent).
  */
@@ -183,31 +183,43 @@ export interface VoiceReviewApi {
 /** Names of the bridge methods; each is also its IPC channel name (prefixed `vr:`). */
 export type ApiMethod = keyof VoiceReviewApi;
 
-/** Every method of {@link VoiceReviewApi}, in one list (preload and main iterate it). */
-export const API_METHODS = [
-  'getSession',
-  'connect',
-  'openDemo',
-  'disconnect',
-  'switchWorkspace',
-  'renameWorkspace',
-  'changeWorkspaceKey',
-  'testWorkspace',
-  'removeWorkspace',
-  'useSafeStorage',
-  'setPreferences',
-  'getInteraction',
-  'listPhones',
-  'getPhone',
-  'updatePhone',
-  'listSipTrunks',
-  'getSipTrunk',
-  'createSipTrunk',
-  'listWebhooks',
-  'getWebhook',
-  'deleteWebhook',
-  'getPeaks',
-] as const satisfies readonly ApiMethod[];
+/** A table with exactly one `null` entry per method of `Api` (see {@link API_METHODS}). */
+export type MethodTable<Api> = { readonly [K in keyof Api]: null };
+
+/**
+ * One entry per method of {@link VoiceReviewApi}, no more, no less: `satisfies` fails type-checking
+ * when a method is declared in the interface and missing here (or listed here and not declared).
+ * The handler table (argument schemas and implementations, `Record<ApiMethod, ...>`), the preload
+ * (exposes each) and main's IPC registration (guards each) all iterate {@link API_METHODS}, so a
+ * new method cannot be declared without being registered, exposed and guarded.
+ */
+const METHODS = {
+  getSession: null,
+  connect: null,
+  openDemo: null,
+  disconnect: null,
+  switchWorkspace: null,
+  renameWorkspace: null,
+  changeWorkspaceKey: null,
+  testWorkspace: null,
+  removeWorkspace: null,
+  useSafeStorage: null,
+  setPreferences: null,
+  getInteraction: null,
+  listPhones: null,
+  getPhone: null,
+  updatePhone: null,
+  listSipTrunks: null,
+  getSipTrunk: null,
+  createSipTrunk: null,
+  listWebhooks: null,
+  getWebhook: null,
+  deleteWebhook: null,
+  getPeaks: null,
+} satisfies MethodTable<VoiceReviewApi>;
+
+/** Every method of {@link VoiceReviewApi}, in declaration order (preload and main iterate it). */
+export const API_METHODS: readonly ApiMethod[] = Object.keys(METHODS) as ApiMethod[];
 
 /** IPC channel of a method. */
 export function channelOf(method: ApiMethod): string {

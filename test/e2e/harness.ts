@@ -1,8 +1,10 @@
 /**
  * End-to-end harness: the built renderer (`out/renderer`) in Debian's Chromium, driven by
- * playwright-core, with `window.api` provided by a stand-in that routes every call to the same
- * handler table Electron registers (electron/main/handlers.ts). Recordings are served by the
- * same recording-protocol function over loopback HTTP, on the page's own origin.
+ * playwright-core, with the built preload (`out/preload/index.js`) providing `window.api` and main
+ * built by the app's own composition root (electron/main/main-stack.ts). Every call crosses the
+ * same IPC registration and sender guard as in Electron (test/fixtures/preload-bridge.ts), the
+ * page's loopback origin standing in for the app origin. Recordings are served by the same
+ * recording-protocol handler over loopback HTTP, on the page's own origin.
  *
  * Used by the end-to-end tests and by `npm run harness` (harness-cli.ts).
  */
@@ -11,18 +13,14 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { API_METHODS, type ApiMethod } from '../../electron/shared/contract';
 import { createAppProtocolHandler } from '../../electron/main/app-protocol';
-import { startDemoServer } from '../../electron/main/demo/server';
-import { createPeaksService } from '../../electron/main/peaks/service';
-import { createPlaybackGate } from '../../electron/main/peaks/playback-gate';
-import { createWorkerDecoder } from '../../electron/main/peaks/worker-decoder';
-import { createHandlers, type HandlerTable } from '../../electron/main/handlers';
+import type { HandlerTable } from '../../electron/main/handlers';
 import { createMemoryStore, type SecretStore } from '../../electron/main/keychain';
-import { createRecordingHandler, recordingPath } from '../../electron/main/recording-protocol';
-import { createSession, type Session } from '../../electron/main/session';
-import { createSettingsStore } from '../../electron/main/settings';
+import { createMainStack, registerIpc, type MainStack } from '../../electron/main/main-stack';
+import { recordingPath } from '../../electron/main/recording-protocol';
+import type { Session } from '../../electron/main/session';
 import { answerWith } from '../fixtures/http-bridge';
+import { createIpcMainStandIn, installPreload, type IpcMainStandIn } from '../fixtures/preload-bridge';
 
 /** Repository root. */
 export const ROOT = resolve(__dirname, '../..');
@@ -30,6 +28,8 @@ export const ROOT = resolve(__dirname, '../..');
 export const OUT_DIR = resolve(ROOT, process.env.VR_OUT_DIR ?? 'out');
 /** Built renderer served by the harness. */
 export const RENDERER_DIR = join(OUT_DIR, 'renderer');
+/** Built preload (electron/preload/index.ts), loaded into the page as Electron loads it. */
+export const PRELOAD = join(OUT_DIR, 'preload', 'index.js');
 /** Built peaks worker (electron/main/peaks/worker.ts), used as Electron uses it. */
 export const PEAKS_WORKER = join(OUT_DIR, 'main', 'peaks-worker.js');
 /** Git-ignored folder for screenshots. */
@@ -53,13 +53,21 @@ export function chromiumPath(): string {
   return process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 }
 
-/** A running harness: loopback server, session, handler table and a browser page. */
+/** A running harness: loopback server, main's stack, its IPC registrations and a browser page. */
 export interface Harness {
   /** URL of the app page. */
   url: string;
+  /** Origin of the loopback server (the app origin the sender guard accepts). */
+  origin: string;
+  stack: MainStack;
   session: Session;
+  /** The stack's handler table, unguarded (tests call it directly to set up state). */
   handlers: HandlerTable;
   secrets: SecretStore;
+  /** The `ipcMain` stand-in the stack registered its channels on (registerIpc). */
+  ipcMain: IpcMainStandIn;
+  /** Lines main logged (refused and failed calls), redacted as in the app. */
+  mainLog: string[];
   context: BrowserContext;
   page: Page;
   /** Every error the page logged (console.error and uncaught exceptions). */
@@ -86,27 +94,13 @@ export async function startHarness(options: { viewport?: { width: number; height
   }
   const userData = mkdtempSync(join(tmpdir(), 'voice-review-e2e-'));
   const secrets = createMemoryStore();
-  const session = createSession({
-    settings: createSettingsStore(userData),
-    secrets,
-    startDemo: () => startDemoServer({ resourcesDir: join(ROOT, 'resources') }),
-  });
-
-  let origin = '';
-  // Decoding runs in the built worker, as in Electron (ensureBuilt/npm run build made it).
-  const playbackGate = createPlaybackGate();
-  const peaks = createPeaksService({
-    locate: (sid) => session.locateRecording(sid),
-    cacheDir: null,
-    decode: createWorkerDecoder(PEAKS_WORKER),
-    beforeDownload: (sid) => playbackGate.wait(sid),
-  });
-  const handlers = createHandlers({ session, peaks, recordingSrc: (sid) => `${origin}${recordingPath(sid)}` });
-  const recording = createRecordingHandler({
-    locate: (sid) => session.locateRecording(sid),
-    onStreaming: (sid) => playbackGate.opened(sid),
-  });
-
+  const mainLog: string[] = [];
+  const logLine =
+    (level: string) =>
+    (...data: unknown[]) =>
+      mainLog.push(`${level} ${data.map(String).join(' ')}`);
+  // The server first: its origin is the app origin the stack's sender guard accepts.
+  const recording = (request: Request) => stack.recording(request);
   const server = createServer((req, res) => {
     void serve(req, res, recording).catch(() => {
       if (!res.headersSent) res.writeHead(500);
@@ -116,7 +110,21 @@ export async function startHarness(options: { viewport?: { width: number; height
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('The harness server has no port.');
-  origin = `http://127.0.0.1:${address.port}`;
+  const origin = `http://127.0.0.1:${address.port}`;
+
+  const stack = createMainStack({
+    userDataDir: userData,
+    secrets,
+    resourcesDir: join(ROOT, 'resources'),
+    recordingSrc: (sid) => `${origin}${recordingPath(sid)}`,
+    appOrigin: origin,
+    log: { info: logLine('info'), warn: logLine('warn'), error: logLine('error') },
+    // Decoding runs in the built worker, as in Electron (ensureBuilt/npm run build made it).
+    peaksDecoder: { workerPath: PEAKS_WORKER },
+    peaksCacheDir: null,
+  });
+  const ipcMain = createIpcMainStandIn();
+  registerIpc(ipcMain, stack);
 
   const profile = mkdtempSync(join(tmpdir(), 'voice-review-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
@@ -124,6 +132,7 @@ export async function startHarness(options: { viewport?: { width: number; height
     args: CHROMIUM_ARGS,
     viewport: options.viewport ?? { width: 1280, height: 800 },
   });
+  await installPreload(context, PRELOAD, () => ipcMain);
   const page = context.pages()[0] ?? (await context.newPage());
   const pageErrors: string[] = [];
   page.on('pageerror', (err) => pageErrors.push(err.message));
@@ -131,28 +140,18 @@ export async function startHarness(options: { viewport?: { width: number; height
     if (msg.type() === 'error') pageErrors.push(msg.text());
   });
 
-  // The stand-in for the preload: same shape (functions only), each routed to the handler table.
-  await page.exposeFunction('__voiceReviewInvoke', (method: ApiMethod, args: unknown[]) => {
-    if (!(API_METHODS as readonly string[]).includes(method))
-      return { ok: false, error: { kind: 'bad_input', message: 'Unknown method' } };
-    return handlers[method](args);
-  });
-  await page.addInitScript((methods: readonly string[]) => {
-    const invoke = (window as unknown as { __voiceReviewInvoke: (m: string, a: unknown[]) => Promise<unknown> })
-      .__voiceReviewInvoke;
-    const api: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
-    for (const m of methods) api[m] = (...args: unknown[]) => invoke(m, args);
-    Object.defineProperty(window, 'api', { value: Object.freeze(api), writable: false });
-  }, API_METHODS);
-
   const url = `${origin}/index.html`;
   await page.goto(url);
 
   return {
     url,
-    session,
-    handlers,
+    origin,
+    stack,
+    session: stack.session,
+    handlers: stack.handlers,
     secrets,
+    ipcMain,
+    mainLog,
     context,
     page,
     pageErrors,
@@ -160,7 +159,7 @@ export async function startHarness(options: { viewport?: { width: number; height
       await context.close().catch(() => undefined);
       await new Promise<void>((ok) => server.close(() => ok()));
       server.closeAllConnections();
-      await session.close();
+      await stack.close();
       rmSync(profile, { recursive: true, force: true });
       rmSync(userData, { recursive: true, force: true });
     },

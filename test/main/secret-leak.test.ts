@@ -1,14 +1,14 @@
 /**
- * Issue 4 "a test writes a known key through every path and checks it appears in no log, no
- * renderer-visible payload, no settings file" (brief rule 1: the API key never in the renderer, a
- * log, a settings file, an error message or a test artifact; `sip_password` never in logs).
+ * A known key written through every path appears in no log, no renderer-visible payload, no
+ * settings file: the API key is never in the renderer, a log, a settings file, an error message or
+ * a test artifact, and `sip_password` is never in logs.
  *
- * Main is wired as electron/main/index.ts wires it, from the same modules: key storage
+ * Main is built by createMainStack as electron/main/index.ts builds it: key storage
  * (secret-storage.ts over a keychain, with a fake safeStorage that really encrypts), session,
  * handler table behind the IPC sender guard, recording protocol, peaks, and the real log module
- * writing files in a temp user-data folder. Every call goes through the guard the way the renderer's
- * `window.api` does; every result is kept as the JSON the renderer would receive. The HTTP traffic
- * is real, on loopback: the demo service started with the known key, and a hostile server that
+ * writing files in a temp user-data folder. Every call goes through the channel registerIpc
+ * registers and the guard, the way the renderer's `window.api` does; every result is kept as the
+ * JSON the renderer would receive. The HTTP traffic is real, on loopback: the demo service started with the known key, and a hostile server that
  * proxies to it and then turns to echoing the Authorization header (and the request body) back in
  * its error responses. Requests are also logged with their headers, as careless code would do.
  */
@@ -20,19 +20,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import nodeLog from 'electron-log/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiMethod, IpcResult, SessionInfo } from '../../electron/shared/contract';
+import { channelOf, type ApiMethod, type IpcResult, type SessionInfo } from '../../electron/shared/contract';
 import { ApiError } from '../../electron/shared/errors';
-import { withAppCors } from '../../electron/main/app-protocol';
 import { startDemoServer, type DemoServer } from '../../electron/main/demo/server';
-import { createHandlers } from '../../electron/main/handlers';
 import { createMemoryStore, type SecretStore } from '../../electron/main/keychain';
-import { configureMainLog, registerIpcSecrets, registerSecret, registeringSecrets } from '../../electron/main/log';
-import { createPeaksService } from '../../electron/main/peaks/service';
-import { createRecordingHandler, RECORDING_SCHEME, recordingPath } from '../../electron/main/recording-protocol';
+import { configureMainLog } from '../../electron/main/log';
+import { createMainStack, registerIpc } from '../../electron/main/main-stack';
+import { RECORDING_SCHEME, recordingPath } from '../../electron/main/recording-protocol';
 import { createKeyStorage, type SafeStorageLike } from '../../electron/main/secret-storage';
-import { APP_INDEX_URL, createIpcGuard } from '../../electron/main/security';
-import { createSession } from '../../electron/main/session';
-import { createSettingsStore } from '../../electron/main/settings';
+import { APP_INDEX_URL } from '../../electron/main/security';
+import { createIpcMainStandIn } from '../fixtures/preload-bridge';
 
 const KEY = 'vr_live_KNOWN_SECRET_123';
 const NEW_KEY = 'vr_live_KNOWN_SECRET_NEW_789';
@@ -219,30 +216,22 @@ beforeAll(async () => {
     return fetch(input, init);
   };
 
-  // Wired as electron/main/index.ts wires it.
+  // Built as electron/main/index.ts builds it, and called through the IPC registration it makes.
   const keychain = breakableKeychain();
-  const secrets = registeringSecrets(
-    createKeyStorage({ keychain, safeStorage: encryptingSafeStorage(), dir: userData }),
-  );
-  const session = createSession({
-    settings: createSettingsStore(userData),
-    secrets,
-    fetch: loggingFetch,
-    startDemo: async () => {
-      registerSecret(demo.apiKey);
-      return { ...demo, close: async () => undefined };
-    },
-  });
-  const locate = (sid: string) => session.locateRecording(sid);
-  const peaks = createPeaksService({ locate, cacheDir: join(userData, 'peaks-cache'), fetch: loggingFetch });
-  const handlers = createHandlers({
-    session,
-    peaks,
+  const stack = createMainStack({
+    userDataDir: userData,
+    secrets: createKeyStorage({ keychain, safeStorage: encryptingSafeStorage(), dir: userData }),
+    resourcesDir: join(ROOT, 'resources'),
+    startDemo: async () => ({ ...demo, close: async () => undefined }),
     recordingSrc: (sid) => `${RECORDING_SCHEME}://local${recordingPath(sid)}`,
-    onUnexpected: (method, err) => log.error(`Unexpected failure in ${method}:`, err),
+    log,
+    fetch: loggingFetch,
   });
-  const invokeGuarded = createIpcGuard({ handlers, log, beforeCall: registerIpcSecrets });
-  const recording = withAppCors(createRecordingHandler({ locate, fetch: loggingFetch }));
+  const ipcMain = createIpcMainStandIn();
+  registerIpc(ipcMain, stack);
+  const invokeGuarded = async (method: ApiMethod, senderUrl: string, args: unknown[]) =>
+    ipcMain.handlers.get(channelOf(method))!({ senderFrame: { url: senderUrl } }, ...args);
+  const { recording, session } = stack;
 
   async function call<T = unknown>(method: ApiMethod, ...args: unknown[]): Promise<IpcResult<T>> {
     try {

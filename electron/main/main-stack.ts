@@ -1,0 +1,158 @@
+/**
+ * The one place main is built: settings, key storage (with log redaction), session, handler
+ * table behind the IPC sender guard, recording protocol, peaks service and the playback gate
+ * between them. `index.ts` wires the result to Electron; the end-to-end harness, the benchmark
+ * and the test rigs call the same function with their own seams (secret store, fetch, decoder,
+ * cache folder, gate timing), so what they exercise is what ships. Plain Node: no Electron import.
+ */
+import { join } from 'node:path';
+import { API_METHODS, channelOf, type ApiMethod, type IpcResult } from '../shared/contract';
+import { withAppCors } from './app-protocol';
+import { startDemoServer } from './demo/server';
+import { createHandlers, type HandlerTable } from './handlers';
+import type { SecretStore } from './keychain';
+import { registerIpcSecrets, registerSecret, registeringSecrets, type MainLog } from './log';
+import { createPeaksService, type PeaksService } from './peaks/service';
+import { createPlaybackGate, type PlaybackGate } from './peaks/playback-gate';
+import { createWorkerDecoder, type PeaksDecoder } from './peaks/worker-decoder';
+import { createRecordingHandler } from './recording-protocol';
+import type { KeyStorage } from './secret-storage';
+import { createIpcGuard } from './security';
+import { createSession, type DemoHandle, type Session } from './session';
+import { createSettingsStore } from './settings';
+
+/** Options of {@link createMainStack}. */
+export interface MainStackOptions {
+  /** The user-data folder: settings.json, and the peaks cache unless `peaksCacheDir` says otherwise. */
+  userDataDir: string;
+  /**
+   * Where API keys are kept: a {@link KeyStorage} in the app, a memory store in tests. Every key
+   * read or written through it is registered with the log's redaction first.
+   */
+  secrets: SecretStore | KeyStorage;
+  /** Folder holding the demo seed and recordings (`resources/`), for the embedded demo service. */
+  resourcesDir: string;
+  /**
+   * Starts the demo service instead of the embedded one on `resourcesDir` (a test that already
+   * runs one). Its key is registered with the log's redaction either way.
+   */
+  startDemo?: () => Promise<DemoHandle>;
+  /**
+   * The URL the renderer plays an interaction's recording from: `vr-recording://local/recording/<sid>`
+   * in Electron, the loopback server's `/recording/<sid>` in the harness and the benchmark.
+   */
+  recordingSrc: (sid: string) => string;
+  /**
+   * Origin of app pages besides `app://voice-review`: electron-vite's dev server in development,
+   * the loopback server in the harness and the benchmark. IPC calls from any other frame are
+   * refused; recording responses get CORS headers for it.
+   */
+  appOrigin?: string;
+  /** The (redacting) main log: refused and failed calls, unexpected failures. */
+  log: Pick<MainLog, 'info' | 'warn' | 'error'>;
+  /** Also told of each unexpected (non-ApiError) failure of a handler, after the log (tests). */
+  onUnexpected?: (method: ApiMethod, err: unknown) => void;
+  /** fetch for the API client and the peaks downloads (the recording protocol uses it too). */
+  fetch?: typeof fetch;
+  /**
+   * How peaks are decoded: a decoder, or the path of the built worker script (`peaks-worker.js`)
+   * to decode in a worker thread as Electron does. Default: in this thread.
+   */
+  peaksDecoder?: PeaksDecoder | { workerPath: string };
+  /** Folder of the peaks disk cache; null for none. Default `<userDataDir>/peaks-cache`. */
+  peaksCacheDir?: string | null;
+  /**
+   * How long a peaks download waits for the player (milliseconds): at most `maxWaitMs`, or
+   * `graceMs` after the recording started streaming. Default 1 000 and 250 (see playback-gate.ts).
+   */
+  playbackGate?: { maxWaitMs: number; graceMs: number };
+}
+
+/** Everything main runs, built by {@link createMainStack}. */
+export interface MainStack {
+  session: Session;
+  /** The unguarded handler table (tests call it directly; IPC goes through `invoke`). */
+  handlers: HandlerTable;
+  /**
+   * The guarded entry point of every IPC call: refuses a sender frame outside the app, registers
+   * the call's secrets with the log, runs the method's handler. Never rejects.
+   * @param senderUrl `event.senderFrame?.url`
+   */
+  invoke(method: ApiMethod, senderUrl: string | null | undefined, args: unknown[]): Promise<IpcResult<unknown>>;
+  /** The `vr-recording:` protocol handler (Range forwarded, key only to the workspace's origin). */
+  recording: (request: Request) => Promise<Response>;
+  peaks: PeaksService;
+  /** Holds peaks downloads back until the player's recording is streaming. */
+  playbackGate: PlaybackGate;
+  /** Stops the session (and the demo service it may have started). */
+  close(): Promise<void>;
+}
+
+/** Builds main's stack. Nothing runs until a method is called; the demo service starts on demand. */
+export function createMainStack(options: MainStackOptions): MainStack {
+  const { log, appOrigin } = options;
+  const startDemo = options.startDemo ?? (() => startDemoServer({ resourcesDir: options.resourcesDir }));
+  const session = createSession({
+    settings: createSettingsStore(options.userDataDir),
+    secrets: registeringSecrets(options.secrets),
+    startDemo: async () => {
+      const demo = await startDemo();
+      registerSecret(demo.apiKey);
+      return demo;
+    },
+    fetch: options.fetch,
+  });
+  const locate = (sid: string) => session.locateRecording(sid);
+  const playbackGate = createPlaybackGate(options.playbackGate?.maxWaitMs, options.playbackGate?.graceMs);
+  const decoder = options.peaksDecoder;
+  const peaks = createPeaksService({
+    locate,
+    cacheDir: options.peaksCacheDir === undefined ? join(options.userDataDir, 'peaks-cache') : options.peaksCacheDir,
+    fetch: options.fetch,
+    decode: decoder === undefined || typeof decoder === 'function' ? decoder : createWorkerDecoder(decoder.workerPath),
+    beforeDownload: (sid) => playbackGate.wait(sid),
+  });
+  const handlers = createHandlers({
+    session,
+    peaks,
+    recordingSrc: options.recordingSrc,
+    onUnexpected: (method, err) => {
+      log.error(`Unexpected failure in ${method}:`, err);
+      options.onUnexpected?.(method, err);
+    },
+  });
+  const recording = withAppCors(
+    createRecordingHandler({ locate, fetch: options.fetch, onStreaming: (sid) => playbackGate.opened(sid) }),
+    appOrigin,
+  );
+  return {
+    session,
+    handlers,
+    invoke: createIpcGuard({ handlers, devServerUrl: appOrigin, log, beforeCall: registerIpcSecrets }),
+    recording,
+    peaks,
+    playbackGate,
+    close: () => session.close(),
+  };
+}
+
+/** What a handler registered by {@link registerIpc} gets from Electron: the sending frame, if any. */
+export interface IpcInvokeEventLike {
+  senderFrame?: { url: string } | null;
+}
+
+/** The part of Electron's `ipcMain` {@link registerIpc} uses (stood in by the harness and the benchmark). */
+export interface IpcMainLike {
+  handle(channel: string, listener: (event: IpcInvokeEventLike, ...args: unknown[]) => unknown): void;
+}
+
+/**
+ * Registers one `ipcMain.handle` per contract method ({@link API_METHODS}, channel
+ * {@link channelOf}), each going through the stack's guarded `invoke` with the sender frame's URL.
+ * Electron's `ipcMain` in the app; a stand-in in the harness and the benchmark.
+ */
+export function registerIpc(ipcMain: IpcMainLike, stack: Pick<MainStack, 'invoke'>): void {
+  for (const method of API_METHODS) {
+    ipcMain.handle(channelOf(method), (event, ...args) => stack.invoke(method, event.senderFrame?.url, args));
+  }
+}
