@@ -127,7 +127,7 @@ type KeychainAction = 'read' | 'store' | 'delete';
 
 /**
  * An ApiError of kind 'keychain' that also says which {@link KeychainProblem} it is, so key storage
- * can report it in settings (issue 4 "Keychain failures"). Every keychain failure this module
+ * can report it in settings (and offer safeStorage instead). Every keychain failure this module
  * throws is one; over IPC it travels as a plain ApiError (`toData()` has no `problem`).
  */
 export class KeychainError extends ApiError {

@@ -5,6 +5,7 @@
  * `protocol.handle` and the end-to-end harness's loopback HTTP server run the very same code.
  */
 import { isSid } from '../shared/sid';
+import { recordingStatusError, recordingTransportError } from './api/http-errors';
 
 /** Scheme registered as privileged (standard, secure, stream, fetch) by main. */
 export const RECORDING_SCHEME = 'vr-recording';
@@ -114,26 +115,16 @@ export function createRecordingHandler(options: RecordingHandlerOptions): (reque
       });
     } catch (err) {
       const timedOut = err instanceof Error && err.name === 'AbortError';
-      return text(
-        timedOut ? 504 : 502,
-        timedOut ? 'The recording server did not answer in time.' : 'The recording server could not be reached.',
-      );
+      return text(timedOut ? 504 : 502, recordingTransportError(timedOut).message);
     } finally {
       clearTimeout(timer);
-    }
-    if (upstream.status >= 300 && upstream.status < 400) {
-      await upstream.body?.cancel();
-      return text(502, 'The recording server redirected; Voice Review does not follow redirects with the API key.');
     }
     if (!upstream.ok) {
       // An error body may echo the request, Authorization header included: never pass it on.
       await upstream.body?.cancel();
-      return text(
-        upstream.status,
-        upstream.status === 401 || upstream.status === 403
-          ? 'The recording server rejected the API key.'
-          : `The recording server answered HTTP ${upstream.status}.`,
-      );
+      const error = recordingStatusError(upstream.status, headers.Authorization !== undefined);
+      // A redirect is not followed, so to the player it is a bad gateway, not a redirect it could follow.
+      return text(upstream.status >= 300 && upstream.status < 400 ? 502 : upstream.status, error.message);
     }
     const out = new Headers({ 'Cache-Control': 'no-store' });
     for (const name of FORWARDED_RESPONSE_HEADERS) {

@@ -11,7 +11,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiClient, MAX_BODY_BYTES, type ApiClient, type ClientOptions } from '../../electron/main/api/client';
+import { createApiClient, type ApiClient, type ClientOptions } from '../../electron/main/api/client';
+import { MAX_BODY_BYTES } from '../../electron/main/api/http-errors';
 import { startDemoServer, type DemoServer } from '../../electron/main/demo/server';
 import { ApiError } from '../../electron/shared/errors';
 

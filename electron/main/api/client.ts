@@ -4,7 +4,7 @@
  */
 import type { z } from 'zod';
 import type { Phone, PhoneUpdate, SipTrunk, SipTrunkCreate, Webhook } from '../../shared/domain';
-import { ApiError, type ApiErrorKind } from '../../shared/errors';
+import { ApiError } from '../../shared/errors';
 import { REQUEST_TIMEOUT_SECONDS } from '../../shared/validation';
 import {
   envelopeSchema,
@@ -19,6 +19,15 @@ import {
   type ParsedInteraction,
 } from './schemas';
 import {
+  apiStatusError,
+  bodyTooLargeError,
+  extractServerMessage,
+  isRetryableTransportError,
+  MAX_BODY_BYTES,
+  transportError,
+  withoutKey,
+} from './http-errors';
+import {
   parseRetryAfterMs,
   resolveRetryOptions,
   retryDelayMs,
@@ -26,9 +35,6 @@ import {
   sleep,
   type RetryOptions,
 } from './retry';
-
-/** Largest response body read, in bytes; a bigger body is an `invalid_response`. */
-export const MAX_BODY_BYTES = 20 * 1024 * 1024;
 
 /** How to reach one workspace. */
 export interface ClientOptions {
@@ -149,7 +155,7 @@ export function createApiClient(options: ClientOptions): ApiClient {
         const retryAfterMs = parseRetryAfterMs(response.headers.get('Retry-After'));
         return retryAfterMs === undefined ? { kind: 'again' } : { kind: 'again', retryAfterMs };
       }
-      return { kind: 'answer', response, text: await readBody(response) };
+      return { kind: 'answer', response, text: await readBody(response, host) };
     } catch (err) {
       if (!last && isRetryableTransportError(err)) return { kind: 'again' };
       return { kind: 'failed', error: transportError(err, host, timeoutMs) };
@@ -191,8 +197,8 @@ function sipTrunkBody(input: SipTrunkCreate): Record<string, string> {
   return body;
 }
 
-/** Reads a body as text, refusing more than {@link MAX_BODY_BYTES}. */
-async function readBody(response: Response): Promise<string> {
+/** Reads a body as text. @throws ApiError `invalid_response` past {@link MAX_BODY_BYTES}. */
+async function readBody(response: Response, host: string): Promise<string> {
   if (!response.body) return '';
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -203,14 +209,12 @@ async function readBody(response: Response): Promise<string> {
     size += value.byteLength;
     if (size > MAX_BODY_BYTES) {
       await reader.cancel();
-      throw new BodyTooLarge();
+      throw bodyTooLargeError(host);
     }
     chunks.push(value);
   }
   return Buffer.concat(chunks).toString('utf8');
 }
-
-class BodyTooLarge extends Error {}
 
 function interpret<S extends z.ZodType>(
   response: Response,
@@ -232,10 +236,7 @@ function interpret<S extends z.ZodType>(
   const serverMessage = withoutKey(extractServerMessage(parsed ? json : text), apiKey);
   const status = response.status;
 
-  if (!response.ok) {
-    const kind = kindOfStatus(status);
-    throw new ApiError({ kind, status, message: messageFor(kind, what, host, status), ...withServer(serverMessage) });
-  }
+  if (!response.ok) throw apiStatusError(status, { what, host, serverMessage });
   if (!parsed) {
     const looksHtml = /^\s*</.test(text);
     throw new ApiError({
@@ -262,7 +263,7 @@ function interpret<S extends z.ZodType>(
       kind: 'server',
       status,
       message: `${host} reported an error for ${lowerFirst(what)}${serverMessage ? `: ${serverMessage}` : '.'}`,
-      ...withServer(serverMessage),
+      ...(serverMessage ? { serverMessage } : {}),
     });
   }
   // A transform that throws (e.g. a stack overflow on a hostile payload) is a bad answer, not a crash.
@@ -295,139 +296,9 @@ function orUndefined<T>(f: () => T): T | undefined {
   }
 }
 
-function withServer(serverMessage: string | undefined): { serverMessage?: string } {
-  return serverMessage ? { serverMessage } : {};
-}
-
-function withoutKey(message: string | undefined, apiKey: string): string | undefined {
-  return message && apiKey ? message.split(apiKey).join('[API key]') : message;
-}
-
+/** "The phone list" -> "the phone list", for use inside a sentence. */
 function lowerFirst(s: string): string {
   return s.startsWith('The ') ? `the ${s.slice(4)}` : s;
-}
-
-/** Spec 7: error statuses are not shown; these are the usual HTTP meanings. */
-function kindOfStatus(status: number): ApiErrorKind {
-  if (status === 401 || status === 403) return 'unauthorized';
-  if (status === 404 || status === 410) return 'not_found';
-  if (status === 400 || status === 409 || status === 422) return 'bad_input';
-  return 'server';
-}
-
-function messageFor(kind: ApiErrorKind, what: string, host: string, status: number): string {
-  switch (kind) {
-    case 'unauthorized':
-      return `${host} rejected the API key (HTTP ${status}). Check the key on the API Keys page of the account settings and enter it again.`;
-    case 'not_found':
-      return `${what} was not found in this workspace. Check it for typos and that you are in the right workspace.`;
-    case 'bad_input':
-      return `${host} refused the request (HTTP ${status}). Check the values entered.`;
-    default:
-      return status === 429
-        ? `${host} is rate limiting requests (HTTP 429). Wait a moment, then try again.`
-        : `${host} had a problem answering (HTTP ${status}). Try again in a moment.`;
-  }
-}
-
-/**
- * Finds the server's own message in an error body of any shape (spec 7: the shape is not
- * shown): `message`, `error` (string or object), `detail`, `error_description`, `title`, or the
- * first entry of `errors`; a short plain-text body counts too. Capped at 300 characters.
- */
-export function extractServerMessage(body: unknown, depth = 0): string | undefined {
-  const cap = (s: string) => {
-    const t = s.replace(/\s+/g, ' ').trim();
-    return t === '' ? undefined : t.length > 300 ? `${t.slice(0, 299)}…` : t;
-  };
-  if (typeof body === 'string') {
-    return depth === 0 && /^\s*</.test(body) ? undefined : body.length <= 2000 ? cap(body) : undefined;
-  }
-  if (depth > 3 || typeof body !== 'object' || body === null) return undefined;
-  if (Array.isArray(body)) return body.length > 0 ? extractServerMessage(body[0], depth + 1) : undefined;
-  const record = body as Record<string, unknown>;
-  for (const key of ['message', 'error', 'detail', 'error_description', 'title', 'errors', 'msg']) {
-    if (key in record) {
-      const found = extractServerMessage(record[key], depth + 1);
-      if (found) return found;
-    }
-  }
-  return undefined;
-}
-
-/** Network failures worth another read: not ours, not a timeout, not a body too large, not TLS. */
-function isRetryableTransportError(err: unknown): boolean {
-  if (err instanceof ApiError || err instanceof BodyTooLarge) return false;
-  const name = err instanceof Error ? err.name : '';
-  if (name === 'TimeoutError' || name === 'AbortError') return false;
-  return !isTlsError(err);
-}
-
-/**
- * Error codes of the TLS layer as Node reports them on a failed fetch's `cause` (and, for some
- * failures, on the cause's own `cause`): certificate checks (CERT_HAS_EXPIRED,
- * DEPTH_ZERO_SELF_SIGNED_CERT, SELF_SIGNED_CERT_IN_CHAIN, UNABLE_TO_VERIFY_LEAF_SIGNATURE,
- * UNABLE_TO_GET_ISSUER_CERT_LOCALLY, ERR_TLS_CERT_ALTNAME_INVALID, HOSTNAME_MISMATCH), OpenSSL
- * handshake errors (ERR_SSL_*, e.g. ERR_SSL_WRONG_VERSION_NUMBER when the port speaks plain
- * HTTP; ERR_OSSL_*) and EPROTO (protocol error during the handshake).
- */
-const TLS_CODE = /CERT|SSL|TLS|^EPROTO$|^UNABLE_TO_VERIFY_LEAF_SIGNATURE$|^HOSTNAME_MISMATCH$|^ERR_OSSL_/i;
-
-/** The `code` and `message` of an error's causes, nearest first (at most 3 levels). */
-function causesOf(err: unknown): { code: string; message: string }[] {
-  const found: { code: string; message: string }[] = [];
-  let current: unknown = err instanceof Error ? err.cause : undefined;
-  for (let depth = 0; depth < 3 && typeof current === 'object' && current !== null; depth++) {
-    const c = current as { code?: unknown; message?: unknown; cause?: unknown };
-    found.push({
-      code: typeof c.code === 'string' ? c.code : '',
-      message: typeof c.message === 'string' ? c.message : '',
-    });
-    current = c.cause;
-  }
-  return found;
-}
-
-/** True when the fetch failure comes from the TLS layer (untrusted certificate, failed handshake). */
-function isTlsError(err: unknown): boolean {
-  return causesOf(err).some(({ code, message }) => TLS_CODE.test(code) || /certificate|ssl|tls/i.test(message));
-}
-
-function transportError(err: unknown, host: string, timeoutMs: number): ApiError {
-  if (err instanceof ApiError) return err;
-  if (err instanceof BodyTooLarge) {
-    return new ApiError({
-      kind: 'invalid_response',
-      message: `${host} sent an answer larger than ${MAX_BODY_BYTES / 1024 / 1024} MB; Voice Review stopped reading it. Report this to the service provider.`,
-    });
-  }
-  const name = err instanceof Error ? err.name : '';
-  if (name === 'TimeoutError' || name === 'AbortError') {
-    return new ApiError({
-      kind: 'timeout',
-      message: `${host} did not answer within ${Math.round(timeoutMs / 1000)} s. Check your connection and try again.`,
-    });
-  }
-  const code = causesOf(err).find((c) => c.code !== '')?.code ?? '';
-  if (isTlsError(err)) {
-    return new ApiError({
-      kind: 'network',
-      detail: 'tls',
-      message: `The secure connection to ${host} failed (TLS error${code ? ` ${code}` : ''}). Check the base URL; the server's certificate is not trusted.`,
-    });
-  }
-  const why =
-    code === 'ECONNREFUSED'
-      ? 'the connection was refused'
-      : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
-        ? 'the host name could not be found'
-        : code === 'ECONNRESET' || code === 'UND_ERR_SOCKET'
-          ? 'the connection was cut'
-          : 'the network request failed';
-  return new ApiError({
-    kind: 'network',
-    message: `Could not reach ${host}: ${why}. Check the base URL and your network connection, then retry.`,
-  });
 }
 
 function safeHost(baseUrl: string): string {

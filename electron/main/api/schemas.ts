@@ -24,13 +24,13 @@ const optBool = z
  */
 const optNumber = z
   .union([
-    z.number().finite(),
+    z.number(),
     z
       .string()
       .trim()
       .regex(/^-?\d+(\.\d+)?$/)
       .transform(Number)
-      .pipe(z.number().finite()),
+      .pipe(z.number()),
   ])
   .nullish()
   .transform((v) => v ?? null);

@@ -1,6 +1,6 @@
 /**
- * Disk cache of peaks (issue 5: "Peaks are cached on disk per recording, keyed so a changed
- * recording is not served stale, with a size cap and eviction").
+ * Disk cache of peaks: one entry per recording, keyed so a changed recording is never served
+ * stale, with a size cap and least-recently-used eviction.
  *
  * One JSON file per recording, `<sha256>.json`, where the hash covers the recording URL and the
  * server's validators for it (ETag, Last-Modified, Content-Length): a recording that changes gets

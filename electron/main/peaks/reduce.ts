@@ -1,5 +1,5 @@
 /**
- * Reduces decoded PCM to min/max peaks as it arrives (issue 5 "Peaks off the renderer"), so no
+ * Reduces decoded PCM to min/max peaks as it arrives, so no
  * more than the current chunk of PCM is ever held: the accumulator keeps one min and one max per
  * fine bucket of 10 ms per channel, and {@link PeakAccumulator.finish} downsamples those to the
  * peaks the waveform draws.

@@ -1,5 +1,5 @@
 /**
- * Peaks of recordings, computed in main (issue 5 "Peaks off the renderer"): the recording is
+ * Peaks of recordings, computed in main so the renderer never decodes audio: the recording is
  * downloaded as a stream, decoded chunk by chunk and reduced to min/max peaks as it arrives
  * (decode.ts, reduce.ts), so neither the file nor its PCM is held whole; results are kept in a
  * disk cache (cache.ts).
@@ -12,14 +12,14 @@
  * one streaming GET. A cached view: the HEAD only. The cache key includes the full recording URL,
  * so a recording whose URL changes on every fetch of the interaction (a signed URL with an
  * expiry) hits the cache only while the session keeps the same URL; keying on less than the URL
- * could serve one recording's waveform for another (the issue does not say more).
+ * could serve one recording's waveform for another.
  */
 import type { RecordingPeaks } from '../../shared/contract';
 import { ApiError } from '../../shared/errors';
+import { kindOfStatus, recordingStatusError, recordingTransportError } from '../api/http-errors';
 import { isSameOrigin, recordingUrlProblem, type RecordingLocation } from '../recording-protocol';
 import { cacheKey, createPeaksCache, type PeaksCache, type RecordingValidators } from './cache';
 import { decodeToPeaks, UNDECODABLE_MESSAGE } from './decode';
-import type { PlaybackGate } from './playback-gate';
 import type { PeaksDecoder } from './worker-decoder';
 import type { ComputedPeaks } from './reduce';
 
@@ -143,7 +143,7 @@ export function createPeaksService(options: PeaksServiceOptions): PeaksService {
           });
         } catch {
           stall.done();
-          throw stall.timedOut ? timeoutError() : networkError();
+          throw recordingTransportError(stall.timedOut);
         }
         return { response, stall };
       },
@@ -171,7 +171,9 @@ export function createPeaksService(options: PeaksServiceOptions): PeaksService {
       return { ...validatorsFrom(probe.response), contentLength: total };
     }
     if (probe.response.ok) return validatorsFrom(probe.response);
-    throwForStatus(probe.response, fetcher.keyAttached);
+    if (predictsFailedDownload(probe.response.status))
+      throw recordingStatusError(probe.response.status, fetcher.keyAttached);
+    // Any other refusal (400, 416 to the range, 429, ...) says nothing about the recording: no cache key.
     return none;
   }
 
@@ -181,12 +183,7 @@ export function createPeaksService(options: PeaksServiceOptions): PeaksService {
     try {
       if (!response.ok) {
         await response.body?.cancel().catch(() => undefined);
-        throwForStatus(response, fetcher.keyAttached);
-        throw new ApiError({
-          kind: 'server',
-          status: response.status,
-          message: `The recording server answered HTTP ${response.status} instead of the recording.`,
-        });
+        throw recordingStatusError(response.status, fetcher.keyAttached);
       }
       const body = response.body;
       if (!body) throw new ApiError({ kind: 'invalid_response', message: UNDECODABLE_MESSAGE });
@@ -260,12 +257,12 @@ export function createPeaksService(options: PeaksServiceOptions): PeaksService {
 async function* readBody(body: ReadableStream<Uint8Array>, stall: StallTimer): AsyncGenerator<Uint8Array> {
   const reader = body.getReader();
   try {
-    while (true) {
+    for (;;) {
       let result: ReadableStreamReadResult<Uint8Array>;
       try {
         result = await reader.read();
       } catch {
-        throw stall.timedOut ? timeoutError() : networkError();
+        throw recordingTransportError(stall.timedOut);
       }
       if (result.done) return;
       stall.progress();
@@ -291,54 +288,8 @@ function sameVersion(a: RecordingValidators, b: RecordingValidators): boolean {
   );
 }
 
-/** Throws the ApiError for an error status (redirects included); returns for statuses it leaves to the caller. */
-function throwForStatus(response: Response, keyAttached: boolean): void {
-  const status = response.status;
-  if (status >= 300 && status < 400) {
-    throw new ApiError({
-      kind: 'server',
-      status,
-      message: keyAttached
-        ? 'The recording server redirected; Voice Review does not follow redirects with the API key, so the waveform cannot be drawn.'
-        : `The recording server redirected (HTTP ${status}) without saying where.`,
-    });
-  }
-  if (status === 401 || status === 403) {
-    throw new ApiError({
-      kind: 'unauthorized',
-      status,
-      message: keyAttached
-        ? `The server refused the API key for the recording (HTTP ${status}). Enter the key again.`
-        : `The recording server refused access (HTTP ${status}); its link may have expired. Reload the interaction.`,
-    });
-  }
-  if (status === 404 || status === 410) {
-    throw new ApiError({
-      kind: 'not_found',
-      status,
-      message: `The recording file is not on the server (HTTP ${status}).`,
-    });
-  }
-  if (status >= 500) {
-    throw new ApiError({
-      kind: 'server',
-      status,
-      message: `The recording server failed (HTTP ${status}) while sending the recording. Try again later.`,
-    });
-  }
-}
-
-function timeoutError(): ApiError {
-  return new ApiError({
-    kind: 'timeout',
-    message: 'The recording server did not answer in time, so the waveform cannot be drawn. Try again.',
-  });
-}
-
-function networkError(): ApiError {
-  return new ApiError({
-    kind: 'network',
-    message:
-      'The recording server could not be reached, so the waveform cannot be drawn. Check the connection and try again.',
-  });
+/** True for a status the download would get too: a redirect, a refused key, no file, a server failure. */
+function predictsFailedDownload(status: number): boolean {
+  const kind = kindOfStatus(status);
+  return (status >= 300 && status < 400) || kind === 'unauthorized' || kind === 'not_found' || status >= 500;
 }
