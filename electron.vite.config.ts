@@ -21,6 +21,8 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(__dirname, 'renderer'),
+    // `$shared` is electron/shared (the IPC contract and domain types), also in tsconfig.web.json and vitest.
+    resolve: { alias: { $shared: resolve(__dirname, 'electron/shared') } },
     plugins: [svelte()],
     build: { rollupOptions: { input: { index: resolve(__dirname, 'renderer/index.html') } } },
   },

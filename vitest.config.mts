@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'vitest/config';
 
@@ -9,7 +10,10 @@ export default defineConfig({
       },
       {
         plugins: [svelte()],
-        resolve: { conditions: ['browser'] },
+        resolve: {
+          conditions: ['browser'],
+          alias: { $shared: fileURLToPath(new URL('./electron/shared', import.meta.url)) },
+        },
         test: {
           name: 'renderer',
           environment: 'jsdom',

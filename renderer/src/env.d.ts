@@ -1,6 +1,6 @@
 /// <reference types="svelte" />
 /// <reference types="vite/client" />
-import type { RawApi } from '../../electron/shared/bridge';
+import type { RawApi } from '$shared/bridge';
 
 declare global {
   interface Window {

@@ -1,6 +1,6 @@
 /** Base URL rule (electron/shared/base-url.ts; spec 9: the base address ends with /v1). */
 import { describe, expect, it } from 'vitest';
-import { normalizeBaseUrl } from '../../electron/shared/base-url';
+import { normalizeBaseUrl } from '$shared/base-url';
 
 function accepted(input: string): string {
   const result = normalizeBaseUrl(input);

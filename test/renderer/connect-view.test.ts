@@ -6,7 +6,7 @@ import '@testing-library/svelte/vitest';
 import { render, screen, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { SessionInfo } from '../../electron/shared/contract';
+import type { SessionInfo } from '$shared/contract';
 import Root from '../../renderer/src/Root.svelte';
 import {
   deferred,

@@ -14,10 +14,10 @@ import {
   type SessionInfo,
   type VoiceReviewApi,
   type WorkspaceInfo,
-} from '../../electron/shared/contract';
-import type { RawApi } from '../../electron/shared/bridge';
-import type { Interaction, Phone } from '../../electron/shared/domain';
-import type { ApiErrorData } from '../../electron/shared/errors';
+} from '$shared/contract';
+import type { RawApi } from '$shared/bridge';
+import type { Interaction, Phone } from '$shared/domain';
+import type { ApiErrorData } from '$shared/errors';
 import { resetApi } from '../../renderer/src/lib/api';
 
 type ValueOf<K extends ApiMethod> = Awaited<ReturnType<VoiceReviewApi[K]>>;

@@ -8,8 +8,8 @@ import '@testing-library/svelte/vitest';
 import { render, screen, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { SessionInfo } from '../../electron/shared/contract';
-import type { ApiErrorData } from '../../electron/shared/errors';
+import type { SessionInfo } from '$shared/contract';
+import type { ApiErrorData } from '$shared/errors';
 import Root from '../../renderer/src/Root.svelte';
 import {
   demoSession,

@@ -1,6 +1,6 @@
 /** SID shapes (electron/shared/sid.ts, spec 2 "Identifier shapes"). */
 import { describe, expect, it } from 'vitest';
-import { extractInteractionSid, INTERACTION_SID_HINT, isSid } from '../../electron/shared/sid';
+import { extractInteractionSid, INTERACTION_SID_HINT, isSid } from '$shared/sid';
 
 const UUID = '1b4e28ba-2fa1-11d2-883f-0016d3cca427';
 const SID = `interaction_${UUID}`;

@@ -8,8 +8,8 @@ import '@testing-library/svelte/vitest';
 import { fireEvent, render, screen, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { LogEntry } from '../../electron/shared/domain';
-import Transcript from '../../renderer/src/lib/Transcript.svelte';
+import type { LogEntry } from '$shared/domain';
+import Transcript from '../../renderer/src/lib/interaction/Transcript.svelte';
 import { installFakeLayout } from './fake-media';
 
 let layout: ReturnType<typeof installFakeLayout>;

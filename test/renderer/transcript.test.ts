@@ -1,8 +1,8 @@
 /** Which transcript entry is current at a playback time (renderer/src/lib/transcript.ts). */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { LogEntry } from '../../electron/shared/domain';
-import { activeEntryIndex } from '../../renderer/src/lib/transcript';
+import type { LogEntry } from '$shared/domain';
+import { activeEntryIndex } from '../../renderer/src/lib/interaction/transcript';
 
 /** A log from offsets in order (null = untimed). */
 function logOf(offsets: (number | null)[]): LogEntry[] {

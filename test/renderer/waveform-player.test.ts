@@ -7,8 +7,8 @@ import '@testing-library/svelte/vitest';
 import { render, screen } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { RecordingPeaks } from '../../electron/shared/contract';
-import WaveformPlayer from '../../renderer/src/lib/WaveformPlayer.svelte';
+import type { RecordingPeaks } from '$shared/contract';
+import WaveformPlayer from '../../renderer/src/lib/interaction/WaveformPlayer.svelte';
 import { fakeWaveSurfers } from './fake-wavesurfer';
 import { advanceTo, installFakeMedia, loadMetadata, mediaElement } from './fake-media';
 

@@ -7,7 +7,7 @@ import '@testing-library/svelte/vitest';
 import { render, screen, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { Phone } from '../../electron/shared/domain';
+import type { Phone } from '$shared/domain';
 import Root from '../../renderer/src/Root.svelte';
 import {
   deferred,

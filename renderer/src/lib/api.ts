@@ -2,8 +2,8 @@
  * The renderer's only way to main: `window.api` wrapped so failures reject with ApiError.
  * Views use this through svelte-query (lib/queries.ts), never directly.
  */
-import { createTypedApi } from '../../../electron/shared/bridge';
-import type { VoiceReviewApi } from '../../../electron/shared/contract';
+import { createTypedApi } from '$shared/bridge';
+import type { VoiceReviewApi } from '$shared/contract';
 
 let cached: VoiceReviewApi | null = null;
 

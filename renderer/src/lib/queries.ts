@@ -1,10 +1,13 @@
 /**
- * Query keys and options: every read and write of the renderer goes through svelte-query with
- * these, so loading and error states come from it and there are no hand-rolled caches. All
- * workspace data lives under `['workspace', id, …]` so switching workspace can drop it at once.
+ * Query keys, query options and mutation options: every read and write of the renderer goes
+ * through svelte-query with these, so loading and error states come from it and there are no
+ * hand-rolled caches. All workspace data lives under `['workspace', id, …]` so switching
+ * workspace can drop it at once. Components add their own `onSuccess` to the mutation options;
+ * nothing else calls `api()`.
  */
 import type { QueryClient } from '@tanstack/svelte-query';
-import type { Phone, SipTrunk, Webhook } from '../../../electron/shared/domain';
+import type { ConnectInput, Preferences, WorkspaceInfo } from '$shared/contract';
+import type { Phone, PhoneUpdate, SipTrunk, SipTrunkCreate, Webhook } from '$shared/domain';
 import { api } from './api';
 
 /** Query keys. */
@@ -36,8 +39,8 @@ export function interactionQuery(workspaceId: string, sid: string | null) {
 }
 
 /**
- * Peaks and exact duration of an interaction's recording, computed in main (issue 5 "Peaks off
- * the renderer"). A recording does not change under a SID, so the answer never goes stale; main
+ * Peaks and exact duration of an interaction's recording, computed in main (the renderer never
+ * decodes a recording). A recording does not change under a SID, so the answer never goes stale; main
  * keeps its own disk cache. Disabled until a SID with a playable recording is chosen. Errors are
  * not retried automatically (the app's default): the player offers its own Retry.
  */
@@ -118,4 +121,77 @@ export function removeWebhookOptimistically(client: QueryClient, workspaceId: st
   const previous = client.getQueryData<Webhook[]>(keys.webhooks(workspaceId));
   client.setQueryData<Webhook[]>(keys.webhooks(workspaceId), (list) => list?.filter((w) => w.sid !== sid));
   return () => client.setQueryData(keys.webhooks(workspaceId), previous);
+}
+
+/** Makes workspace `id` the active one (contract `switchWorkspace`); resolves with the new session. */
+export function switchWorkspaceMutation() {
+  return { mutationFn: (id: string) => api().switchWorkspace(id) };
+}
+
+/** Opens (and, the first time, adds) the built-in demo workspace (contract `openDemo`). */
+export function openDemoMutation() {
+  return { mutationFn: () => api().openDemo() };
+}
+
+/** Adds a workspace after main tested its key, and makes it the active one (contract `connect`). */
+export function connectMutation() {
+  return { mutationFn: (input: ConnectInput) => api().connect(input) };
+}
+
+/** Renames workspace `workspaceId` (contract `renameWorkspace`). */
+export function renameWorkspaceMutation(workspaceId: string) {
+  return { mutationFn: (name: string) => api().renameWorkspace(workspaceId, name) };
+}
+
+/** Replaces workspace `workspaceId`'s key after main tested it (contract `changeWorkspaceKey`). */
+export function changeWorkspaceKeyMutation(workspaceId: string) {
+  return { mutationFn: (apiKey: string) => api().changeWorkspaceKey(workspaceId, apiKey) };
+}
+
+/**
+ * Replaces workspace `workspaceId`'s key, then opens that workspace unless main already made it
+ * the active one (the start-up problem screen). Resolves with the session to show.
+ */
+export function changeWorkspaceKeyAndOpenMutation(workspaceId: string) {
+  return {
+    mutationFn: async (apiKey: string) => {
+      const info = await api().changeWorkspaceKey(workspaceId, apiKey);
+      return info.workspace?.id === workspaceId ? info : api().switchWorkspace(workspaceId);
+    },
+  };
+}
+
+/** Tests workspace `workspaceId`'s connection with a cheap read (contract `testWorkspace`). */
+export function testWorkspaceMutation(workspaceId: string) {
+  return { mutationFn: () => api().testWorkspace(workspaceId) };
+}
+
+/** Forgets a saved workspace and deletes its key (contract `removeWorkspace`); takes the workspace. */
+export function removeWorkspaceMutation() {
+  return { mutationFn: (workspace: WorkspaceInfo) => api().removeWorkspace(workspace.id) };
+}
+
+/** Stores keys with Electron safeStorage from now on (contract `useSafeStorage`). */
+export function useSafeStorageMutation() {
+  return { mutationFn: (confirmWeak: boolean) => api().useSafeStorage(confirmWeak) };
+}
+
+/** Saves the preferences (contract `setPreferences`). */
+export function setPreferencesMutation() {
+  return { mutationFn: (preferences: Preferences) => api().setPreferences(preferences) };
+}
+
+/** Sends the changed fields of phone `number` (spec 4 endpoint 4); resolves with the server's version. */
+export function updatePhoneMutation(number: string) {
+  return { mutationFn: (update: PhoneUpdate) => api().updatePhone(number, update) };
+}
+
+/** Creates an externally managed SIP trunk (spec 4 endpoint 5). */
+export function createSipTrunkMutation() {
+  return { mutationFn: (input: SipTrunkCreate) => api().createSipTrunk(input) };
+}
+
+/** Deletes a webhook (spec 4 endpoint 10); takes the webhook, resolves with whether it was already gone. */
+export function deleteWebhookMutation() {
+  return { mutationFn: (hook: Webhook) => api().deleteWebhook(hook.sid) };
 }

@@ -1,7 +1,7 @@
 /**
  * Which transcript entry is "current" at a playback time.
  */
-import type { LogEntry } from '../../../electron/shared/domain';
+import type { LogEntry } from '$shared/domain';
 
 /**
  * Index (into `log`) of the last entry whose offset is at or before `timeSeconds`, by binary

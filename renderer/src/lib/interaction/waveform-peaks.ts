@@ -1,8 +1,8 @@
 /**
- * Turns the peaks main computes (issue 5 "Peaks off the renderer") into what wavesurfer.js 8
+ * Turns the peaks main computes (the renderer never decodes a recording) into what wavesurfer.js 8
  * draws, so wavesurfer never fetches or decodes the recording itself.
  */
-import type { RecordingPeaks } from '../../../electron/shared/contract';
+import type { RecordingPeaks } from '$shared/contract';
 
 /** How the waveform box draws a recording: one combined waveform, or one lane per channel. */
 export interface WaveformLayout {
