@@ -1,9 +1,10 @@
 /**
- * Issue 5 "Peaks off the renderer": every format a call recording comes in is decoded in main and
- * drawn where the sound is. Fixtures are generated with sox/opusenc and served over loopback HTTP.
+ * Peaks computed in main: every format a call recording comes in is decoded in main and drawn
+ * where the sound is. Fixtures are generated with sox/opusenc and served over loopback HTTP.
  */
 import * as fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeToPeaks } from '../../electron/main/peaks/decode';
 import { createPeaksService, type PeaksService } from '../../electron/main/peaks/service';
 import { ApiError } from '../../electron/shared/errors';
 import {
@@ -104,6 +105,20 @@ describe('a mono call (1 s silence, 1 s tone, 1 s silence)', () => {
     expect((await peaksOfFile(fixtures.wavPcm24Mono)).sampleRate).toBe(16_000);
     expect((await peaksOfFile(fixtures.wavPcm16Mono)).sampleRate).toBe(8_000);
     if (fixtures.oggOpusMono) expect((await peaksOfFile(fixtures.oggOpusMono)).sampleRate).toBe(48_000);
+  });
+
+  it('gives the same peaks whatever the chunk boundaries (headers and sample frames split across chunks)', async () => {
+    for (const fixture of [fixtures.wavPcm24Mono, fixtures.wavPcm16Stereo, fixtures.wavALaw]) {
+      const bytes = new Uint8Array(fs.readFileSync(fixture.file));
+      const pieces = async function* (size: number) {
+        for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, at + size);
+        await Promise.resolve();
+      };
+      const whole = await decodeToPeaks(pieces(bytes.length), { pause: () => Promise.resolve() });
+      const split = await decodeToPeaks(pieces(7), { pause: () => Promise.resolve() });
+      expect(split).toEqual(whole);
+      expect(whole.durationSeconds).toBeGreaterThan(0);
+    }
   });
 
   it('rounds amplitudes to 4 decimals (small answers over IPC and on disk)', async () => {

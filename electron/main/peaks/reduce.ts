@@ -28,6 +28,9 @@ export const LONG_CALL_SECONDS = BASE_PEAK_COUNT / LONG_CALL_PEAKS_PER_SECOND;
  */
 const MAX_FINE_BUCKETS = 1 << 20;
 
+/** Stands in for a channel that is not there (never read: `add` returns early without channels). */
+const NO_SAMPLES = new Float32Array(0);
+
 /**
  * How many peaks per channel a recording of `durationSeconds` gets: 8,000, or 4 per second for
  * calls longer than about 33 minutes (a 40-minute call gets 9,600, an hour 14,400), never more
@@ -110,12 +113,12 @@ export class PeakAccumulator {
     while (offset < samples) {
       const take = Math.min(samples - offset, this.bucketSamples - this.filled);
       for (let c = 0; c < this.channelCount; c++) {
-        const data = channelData[Math.min(c, channelData.length - 1)]!;
-        let lo = this.openMin[c]!;
-        let hi = this.openMax[c]!;
+        const data = channelData[Math.min(c, channelData.length - 1)] ?? NO_SAMPLES;
+        let lo = this.openMin[c] ?? Infinity;
+        let hi = this.openMax[c] ?? -Infinity;
         const end = offset + take;
         for (let i = offset; i < end; i++) {
-          const v = data[i]!;
+          const v = data[i] ?? 0;
           if (v < lo) lo = v;
           if (v > hi) hi = v;
         }
@@ -148,8 +151,8 @@ export class PeakAccumulator {
         let lo = Infinity;
         let hi = -Infinity;
         for (let j = from; j < to; j++) {
-          const a = channel.min[j]!;
-          const b = channel.max[j]!;
+          const a = channel.min[j] ?? Infinity;
+          const b = channel.max[j] ?? -Infinity;
           if (a < lo) lo = a;
           if (b > hi) hi = b;
         }
@@ -163,11 +166,10 @@ export class PeakAccumulator {
 
   private closeBucket(): void {
     const index = this.bucketCount;
-    for (let c = 0; c < this.channelCount; c++) {
-      const channel = this.buckets[c]!;
+    for (const [c, channel] of this.buckets.entries()) {
       channel.ensure(index + 1);
-      channel.min[index] = this.openMin[c]!;
-      channel.max[index] = this.openMax[c]!;
+      channel.min[index] = this.openMin[c] ?? Infinity;
+      channel.max[index] = this.openMax[c] ?? -Infinity;
       this.openMin[c] = Infinity;
       this.openMax[c] = -Infinity;
     }
@@ -181,8 +183,8 @@ export class PeakAccumulator {
     const half = Math.floor(this.bucketCount / 2);
     for (const channel of this.buckets) {
       for (let k = 0; k < half; k++) {
-        channel.min[k] = Math.min(channel.min[2 * k]!, channel.min[2 * k + 1]!);
-        channel.max[k] = Math.max(channel.max[2 * k]!, channel.max[2 * k + 1]!);
+        channel.min[k] = Math.min(channel.min[2 * k] ?? Infinity, channel.min[2 * k + 1] ?? Infinity);
+        channel.max[k] = Math.max(channel.max[2 * k] ?? -Infinity, channel.max[2 * k + 1] ?? -Infinity);
       }
     }
     this.bucketCount = half;

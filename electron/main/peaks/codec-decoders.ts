@@ -1,0 +1,104 @@
+/**
+ * The decoders of compressed formats, from the wasm-audio-decoders family: MP3 (MPEG layer
+ * I/II/III, with or without an ID3v2 tag) with `mpg123-decoder`; Ogg/Opus with `ogg-opus-decoder`;
+ * Ogg/Vorbis with `@wasm-audio-decoders/ogg-vorbis`; FLAC and Ogg/FLAC with
+ * `@wasm-audio-decoders/flac`. WAV is read by wav-decoder.ts.
+ *
+ * The decoder packages are ESM-only; main is built as CommonJS, so they are loaded with a
+ * dynamic `import()` (supported from CommonJS by Node 20 and Electron).
+ */
+import type { AudioFormat } from './detect-format';
+import type { ChunkDecoder, PcmChunk } from './pcm';
+import { createWavDecoder } from './wav-decoder';
+
+/** Rate Opus is decoded at for peaks: 10 ms buckets need no more, and it is about twice as fast as 48 kHz. */
+const OPUS_PEAKS_RATE = 16_000;
+/** Rate reported for Opus: the rate Opus always decodes at for playback (RFC 7845, 48 kHz). */
+const OPUS_PLAYBACK_RATE = 48_000;
+
+/** The shape shared by the wasm-audio-decoders results (`sampleRate`/`channelData` are junk when nothing was decoded). */
+interface WasmDecoded {
+  channelData: Float32Array[];
+  samplesDecoded: number;
+  sampleRate: number;
+}
+
+function pcmOf(result: WasmDecoded): PcmChunk | null {
+  return result.samplesDecoded > 0
+    ? { channelData: result.channelData, samplesDecoded: result.samplesDecoded, sampleRate: result.sampleRate }
+    : null;
+}
+
+/** A wasm-audio-decoders instance as used here (sync or async `decode`, optional `flush`). */
+interface WasmDecoder {
+  ready: Promise<void>;
+  decode(data: Uint8Array): WasmDecoded | Promise<WasmDecoded>;
+  flush?: () => Promise<WasmDecoded>;
+  free(): void | Promise<void>;
+}
+
+async function wasmDecoder(decoder: WasmDecoder): Promise<ChunkDecoder> {
+  await decoder.ready;
+  return {
+    decode: async (bytes) => pcmOf(await decoder.decode(bytes)),
+    flush: async () => (decoder.flush ? pcmOf(await decoder.flush()) : null),
+    free: () => void decoder.free(),
+  };
+}
+
+/** True when the two channels of `pcm` differ anywhere. */
+function channelsDiffer(pcm: PcmChunk): boolean {
+  const [left, right] = pcm.channelData;
+  if (!left || !right) return false;
+  for (let i = 0; i < pcm.samplesDecoded; i++) {
+    if (left[i] !== right[i]) return true;
+  }
+  return false;
+}
+
+/** mpg123 always outputs two channels; this remembers whether they ever differed (if not, the file is mono). */
+async function mp3Decoder(): Promise<ChunkDecoder> {
+  const { MPEGDecoder } = await import('mpg123-decoder');
+  const inner = await wasmDecoder(new MPEGDecoder());
+  let identical = true;
+  return {
+    get channelsIdentical() {
+      return identical;
+    },
+    async decode(bytes) {
+      const pcm = await inner.decode(bytes);
+      if (pcm && identical && channelsDiffer(pcm)) identical = false;
+      return pcm;
+    },
+    flush: () => inner.flush(),
+    free: () => {
+      inner.free();
+    },
+  };
+}
+
+/** A decoder for `format`, ready to decode. */
+export async function createDecoder(format: AudioFormat): Promise<ChunkDecoder> {
+  switch (format) {
+    case 'wav':
+      return createWavDecoder();
+    case 'mp3':
+      return mp3Decoder();
+    case 'ogg-opus': {
+      const { OggOpusDecoder } = await import('ogg-opus-decoder');
+      // `sampleRate` is documented in the package README but missing from its types.d.ts (1.7.5).
+      const opusOptions = { sampleRate: OPUS_PEAKS_RATE } as ConstructorParameters<typeof OggOpusDecoder>[0];
+      const decoder = await wasmDecoder(new OggOpusDecoder(opusOptions));
+      return { ...decoder, reportedSampleRate: OPUS_PLAYBACK_RATE };
+    }
+    case 'ogg-vorbis': {
+      const { OggVorbisDecoder } = await import('@wasm-audio-decoders/ogg-vorbis');
+      return wasmDecoder(new OggVorbisDecoder());
+    }
+    case 'ogg-flac':
+    case 'flac': {
+      const { FLACDecoder } = await import('@wasm-audio-decoders/flac');
+      return wasmDecoder(new FLACDecoder());
+    }
+  }
+}
