@@ -4,10 +4,10 @@
  * TypeScript) because it is injected as text. All times are performance.now() values in
  * milliseconds; durations derived from them are milliseconds.
  *
- * On the app page (window.__benchApiMethods set) it also provides `window.api`: the same shape
- * as the preload (functions only), each call sent to the bench server, which runs the real
- * main-process handler table (electron/main/handlers.ts). getInteraction and getPeaks are
- * wrapped to record when their responses reach the renderer.
+ * On the app page `window.api` is the app's built preload (test/fixtures/preload-bridge.ts, set
+ * up by run.ts before this script). When `window.__benchIpc` names the binding its IPC goes
+ * through and the channels of getInteraction and getPeaks, this script wraps that binding to
+ * record when those calls leave the renderer and when their results reach it.
  */
 (() => {
   'use strict';
@@ -87,28 +87,15 @@
     });
   };
 
-  // ---- window.api for the app page --------------------------------------------------------
-  const methods = window.__benchApiMethods;
-  if (Array.isArray(methods)) {
-    const call = (method, args) =>
-      fetch('/__bench/api/' + method, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify(args),
-      }).then((response) => response.json());
-    const api = {};
-    for (const method of methods) api[method] = (...args) => call(method, args);
-    const getInteraction = api.getInteraction;
-    api.getInteraction = (...args) =>
-      getInteraction(...args).then((result) => {
-        if (B.t0 !== null && B.responseAt === null) B.responseAt = now();
-        return result;
-      });
-    const getPeaks = api.getPeaks;
-    api.getPeaks = (...args) => {
-      if (B.t0 !== null && B.peaksRequestedAt === null) B.peaksRequestedAt = now();
-      return getPeaks(...args).then((result) => {
-        if (B.t0 !== null && B.peaksAt === null) {
+  // ---- IPC timing on the app page ---------------------------------------------------------
+  const ipc = window.__benchIpc;
+  if (ipc && typeof window[ipc.binding] === 'function') {
+    const send = window[ipc.binding];
+    window[ipc.binding] = (channel, args) => {
+      if (channel === ipc.getPeaks && B.t0 !== null && B.peaksRequestedAt === null) B.peaksRequestedAt = now();
+      return send(channel, args).then((result) => {
+        if (channel === ipc.getInteraction && B.t0 !== null && B.responseAt === null) B.responseAt = now();
+        if (channel === ipc.getPeaks && B.t0 !== null && B.peaksAt === null) {
           B.peaksAt = now();
           B.peaksFromCache = result && result.ok ? Boolean(result.value.fromCache) : null;
           B.peaksError =
@@ -117,7 +104,6 @@
         return result;
       });
     };
-    Object.defineProperty(window, 'api', { value: Object.freeze(api), writable: false });
   }
 
   // ---- the app page: media, Play button, transcript rows, waveform --------------------------

@@ -1,7 +1,7 @@
 /**
- * `npm run bench` (issue 5 "Benchmark"; not part of the tests).
+ * `npm run bench` (not part of the tests).
  *
- * Builds the renderer into out-bench/, generates a 1-minute and a 40-minute call (8 kHz mono MP3,
+ * Builds the app into out-bench/, generates a 1-minute and a 40-minute call (8 kHz mono MP3,
  * 32 kbit/s; test/fixtures/long-call.ts), serves them through the real demo service and the
  * project's own recording protocol handler on loopback, optionally throttled to 16 Mbit/s, and
  * drives Debian's Chromium (a fresh browser and profile for every measurement) to measure, as
@@ -16,67 +16,63 @@
  *     the action to 1 s after first audio and waveform (scripts/bench/memory.ts);
  *   - transcript painted after the response for 500 and 5,000 entries (p95 and median), and for
  *     5,000 entries the highlight update per playback tick.
- * and prints them side by side with the issue's targets, PASS/FAIL, and the machine.
+ * and prints them side by side with the performance targets, PASS/FAIL, and the machine
+ * (scripts/bench/report.ts). Main is the app's own (createMainStack, scripts/bench/link.ts) and the
+ * page's `window.api` the built preload (test/fixtures/preload-bridge.ts), so every call crosses
+ * the IPC sender guard as in Electron.
  *
- * Options: --runs N (>= 1; the issue asks for >= 5), --loopback | --throttle (only one link;
+ * Options: --runs N (>= 1; 5 or more for the published figures), --loopback | --throttle (only one link;
  * default both), --skip-build, --paths vr,wavesurfer,bare, --no-transcript.
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
-import * as os from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { startDemoServer } from '../../electron/main/demo/server';
-import { createHandlers, type HandlerTable } from '../../electron/main/handlers';
-import { createMemoryStore } from '../../electron/main/keychain';
-import { createPeaksService } from '../../electron/main/peaks/service';
-import { createPlaybackGate } from '../../electron/main/peaks/playback-gate';
-import { createWorkerDecoder } from '../../electron/main/peaks/worker-decoder';
-import { createRecordingHandler, recordingPath } from '../../electron/main/recording-protocol';
-import { createSession, type Session } from '../../electron/main/session';
-import { createSettingsStore } from '../../electron/main/settings';
-import { API_METHODS } from '../../electron/shared/contract';
+import { recordingPath } from '../../electron/main/recording-protocol';
+import { channelOf } from '../../electron/shared/contract';
 import { CHROMIUM_ARGS, chromiumPath } from '../../test/e2e/harness';
+import { generateRecording } from '../../test/fixtures/long-call';
+import { installPreload, IPC_BINDING } from '../../test/fixtures/preload-bridge';
 import {
-  buildTranscript,
-  generateRecording,
-  type LongCallServerOptions,
-  type WireLogEntry,
-} from '../../test/fixtures/long-call';
+  createResults,
+  PATH_LABEL,
+  type BenchResults,
+  type Cell,
+  type PathName,
+  type TranscriptSamples,
+} from './cells';
+import {
+  startLink,
+  TRANSCRIPT_500_VIEWS,
+  TRANSCRIPT_5000_VIEWS,
+  type BenchLink,
+  type CallName,
+  type LinkName,
+} from './link';
 import { memoryAdded, pageRendererPid, readMemory } from './memory';
-import { startBenchServer } from './server';
-import { median, percentile } from './stats';
+import { report } from './report';
 
 const ROOT = resolve(__dirname, '../..');
 const OUT_DIR = join(ROOT, 'out-bench');
 const RENDERER_DIR = join(OUT_DIR, 'renderer');
+const PRELOAD = join(OUT_DIR, 'preload', 'index.js');
+const PEAKS_WORKER = join(OUT_DIR, 'main', 'peaks-worker.js');
 const AGENT = readFileSync(join(__dirname, 'agent.js'), 'utf8');
 /** BENCH_PRELOAD=metadata|none|auto overrides the app's media preload (a diagnostic; unset in real runs). */
 const PRELOAD_OVERRIDE = process.env.BENCH_PRELOAD ?? '';
-const APP_AGENT = `window.__benchApiMethods = ${JSON.stringify(API_METHODS)};\nwindow.__benchPreload = ${JSON.stringify(PRELOAD_OVERRIDE)};\n${AGENT}`;
+/** What agent.js needs to time the app's IPC: the preload's binding and two channels. */
+const BENCH_IPC = {
+  binding: IPC_BINDING,
+  getInteraction: channelOf('getInteraction'),
+  getPeaks: channelOf('getPeaks'),
+};
+const APP_AGENT = `window.__benchIpc = ${JSON.stringify(BENCH_IPC)};\nwindow.__benchPreload = ${JSON.stringify(PRELOAD_OVERRIDE)};\n${AGENT}`;
 
-/** 16 Mbit/s in bytes per second. */
-const SIXTEEN_MBIT = 2_000_000;
 /** Longest wait for one measurement to finish, ms. */
 const STEP_TIMEOUT_MS = 90_000;
-/** Interactions per run for the 500-entry paint figure (more samples for the p95). */
-const TRANSCRIPT_500_VIEWS = 6;
-/** Interactions per run for the 5,000-entry figures. */
-const TRANSCRIPT_5000_VIEWS = 2;
 /** Playback ticks measured per 5,000-entry view. */
 const TICKS_PER_VIEW = 24;
-
-type PathName = 'vr' | 'wavesurfer' | 'bare';
-type LinkName = 'loopback' | '16 Mbit/s';
-type CallName = '1 min' | '40 min';
-
-const PATH_LABEL: Record<PathName, string> = {
-  vr: 'Voice Review',
-  wavesurfer: 'wavesurfer full fetch',
-  bare: 'bare <audio>',
-};
 
 interface Args {
   runs: number;
@@ -110,38 +106,6 @@ function parseArgs(argv: string[]): Args {
   }
   if (!Number.isInteger(args.runs) || args.runs < 1) throw new Error('--runs must be a whole number >= 1');
   return args;
-}
-
-/** Samples of one (link, call, path) cell; all times in ms, memory in bytes. */
-interface Cell {
-  firstAudioMs: number[];
-  /** From the moment the page has the media element with its src (bare: the same as firstAudioMs). */
-  mediaFirstAudioMs: number[];
-  waveformMs: number[];
-  waveformCachedMs: number[];
-  cachedFromDisk: boolean[];
-  processBytes: number[];
-  jsHeapBytes: number[];
-  notes: Set<string>;
-  /** Voice Review only: ms from the action to each step, by step name. */
-  steps: Map<string, number[]>;
-  /** Voice Review only: worst event-loop delay of this ("main") process during the first view, ms. */
-  mainLoopMaxDelayMs: number[];
-}
-
-function emptyCell(): Cell {
-  return {
-    firstAudioMs: [],
-    mediaFirstAudioMs: [],
-    waveformMs: [],
-    waveformCachedMs: [],
-    cachedFromDisk: [],
-    processBytes: [],
-    jsHeapBytes: [],
-    notes: new Set(),
-    steps: new Map(),
-    mainLoopMaxDelayMs: [],
-  };
 }
 
 /** Step times of a Voice Review view, ms after the action (null when the step did not happen). */
@@ -189,16 +153,24 @@ async function launch(): Promise<Browser> {
   return chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
 }
 
-/** Opens a page with the agent (and, for the app, the window.api stand-in). */
-async function openPage(browser: Browser, url: string, app: boolean): Promise<{ page: Page; errors: string[] }> {
+/**
+ * Opens a page with the agent; for the app (`link` given) the built preload first, its IPC going
+ * to the link's current stack.
+ */
+async function openPage(
+  browser: Browser,
+  url: string,
+  link: BenchLink | null,
+): Promise<{ page: Page; errors: string[] }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  if (link) await installPreload(context, PRELOAD, () => link.ipcMain());
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(message.text());
   });
-  await page.addInitScript({ content: app ? APP_AGENT : AGENT });
+  await page.addInitScript({ content: link ? APP_AGENT : AGENT });
   await page.goto(url);
   return { page, errors };
 }
@@ -256,7 +228,7 @@ interface Measured {
 }
 
 async function measureBare(browser: Browser, origin: string, sid: string): Promise<Measured> {
-  const { page } = await openPage(browser, `${origin}/bench/bare.html`, false);
+  const { page } = await openPage(browser, `${origin}/bench/bare.html`, null);
   await warmUp(page);
   const session = await page.context().newCDPSession(page);
   const pid = await pageRendererPid(browser, page, session);
@@ -273,7 +245,7 @@ async function measureBare(browser: Browser, origin: string, sid: string): Promi
 }
 
 async function measureWaveSurfer(browser: Browser, origin: string, sid: string): Promise<Measured> {
-  const { page } = await openPage(browser, `${origin}/bench/wavesurfer.html`, false);
+  const { page } = await openPage(browser, `${origin}/bench/wavesurfer.html`, null);
   await waitFor(page, 'typeof window.WaveSurfer === "function"', 'wavesurfer.js to load', 10_000);
   await warmUp(page);
   const session = await page.context().newCDPSession(page);
@@ -311,8 +283,9 @@ async function openApp(page: Page, origin: string, sid: string): Promise<void> {
 const WAVEFORM_DONE =
   'window.__bench.waveformAt !== null || window.__bench.peaksError !== null || window.__bench.error !== null';
 
-async function measureApp(browser: Browser, origin: string, sid: string, marker: string): Promise<Measured> {
-  const { page, errors } = await openPage(browser, `${origin}/index.html`, true);
+async function measureApp(browser: Browser, link: BenchLink, sid: string, marker: string): Promise<Measured> {
+  const { origin } = link;
+  const { page, errors } = await openPage(browser, `${origin}/index.html`, link);
   await openApp(page, origin, sid);
   await warmUp(page);
   const session = await page.context().newCDPSession(page);
@@ -353,25 +326,9 @@ async function measureApp(browser: Browser, origin: string, sid: string, marker:
   return { firstAudioMs, mediaFirstAudioMs, waveformMs, waveformCachedMs, cachedFromDisk, ...added, note, steps };
 }
 
-/** Transcript figures of one run: paint times (ms) and highlight tick times (ms). */
-interface TranscriptSamples {
-  paint500Ms: number[];
-  paint5000Ms: number[];
-  tickMs: number[];
-  /** Same tick measurement on a 500-entry transcript: tells the transcript's share from the rest (waveform cursor). */
-  tick500Ms: number[];
-  tickChanges: number;
-  ticks: number;
-  notes: Set<string>;
-}
-
-async function measureTranscripts(
-  browser: Browser,
-  origin: string,
-  calls: { size: 500 | 5000; sid: string; marker: string }[],
-  into: TranscriptSamples,
-): Promise<void> {
-  const { page, errors } = await openPage(browser, `${origin}/index.html`, true);
+async function measureTranscripts(browser: Browser, link: BenchLink, into: TranscriptSamples): Promise<void> {
+  const { origin, transcriptCalls: calls } = link;
+  const { page, errors } = await openPage(browser, `${origin}/index.html`, link);
   let ticked500 = false;
   for (const call of calls) {
     await openApp(page, origin, call.sid);
@@ -425,150 +382,95 @@ async function measureTranscripts(
   await page.context().close();
 }
 
-function tag(entries: WireLogEntry[], label: string): WireLogEntry[] {
-  return entries.map((e) => ({ ...e, message: `${e.message} [${label}]` }));
+/** Adds one measurement to its cell. */
+function record(target: Cell, result: Measured): void {
+  if (result.firstAudioMs !== null) target.firstAudioMs.push(result.firstAudioMs);
+  if (result.mediaFirstAudioMs !== null) target.mediaFirstAudioMs.push(result.mediaFirstAudioMs);
+  if (result.waveformMs !== null) target.waveformMs.push(result.waveformMs);
+  target.processBytes.push(result.processBytes);
+  target.jsHeapBytes.push(result.jsHeapBytes);
+  if (result.waveformCachedMs !== undefined && result.waveformCachedMs !== null) {
+    target.waveformCachedMs.push(result.waveformCachedMs);
+    if (result.cachedFromDisk !== undefined && result.cachedFromDisk !== null)
+      target.cachedFromDisk.push(result.cachedFromDisk);
+  }
+  if (result.note) target.notes.add(result.note);
+  for (const [name, value] of result.steps ?? []) {
+    if (value === null) continue;
+    const values = target.steps.get(name) ?? [];
+    values.push(value);
+    target.steps.set(name, values);
+  }
 }
 
-/**
- * Starts test/fixtures/long-call.ts's service in a child process (scripts/bench/long-call-service.ts)
- * and resolves with its base URL, key and interaction SIDs (in the order of `options.recordings`).
- */
-async function startLongCallService(
-  options: LongCallServerOptions,
-): Promise<{ baseUrl: string; apiKey: string; sids: string[]; close(): Promise<void> }> {
-  const dir = mkdtempSync(join(os.tmpdir(), 'voice-review-bench-service-'));
-  const optionsFile = join(dir, 'options.json');
-  writeFileSync(optionsFile, JSON.stringify(options));
-  const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'long-call-service.ts'), optionsFile], {
-    cwd: ROOT,
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const ready = await new Promise<{ baseUrl: string; apiKey: string; sids: string[] }>((resolvePromise, reject) => {
-    const lines = createInterface({ input: child.stdout! });
-    lines.on('line', (line) => {
-      if (line.startsWith('READY '))
-        resolvePromise(JSON.parse(line.slice('READY '.length)) as { baseUrl: string; apiKey: string; sids: string[] });
-    });
-    child.once('exit', (code) => reject(new Error(`The long-call service exited with code ${code}`)));
-  });
-  return {
-    ...ready,
-    close: async () => {
-      const exited = new Promise<void>((r) => child.once('exit', () => r()));
-      child.kill('SIGTERM');
-      await exited;
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+/** Measures one path on one call in a fresh browser; a failure becomes a note of the cell. */
+async function measureOne(setup: BenchLink, call: CallName, path: PathName, target: Cell): Promise<string> {
+  const browser = await launch();
+  const loop = monitorEventLoopDelay({ resolution: 5 });
+  loop.enable();
+  try {
+    const sid = setup.sids[call];
+    const result =
+      path === 'bare'
+        ? await measureBare(browser, setup.origin, sid)
+        : path === 'wavesurfer'
+          ? await measureWaveSurfer(browser, setup.origin, sid)
+          : await measureApp(browser, setup, sid, setup.markers[call]);
+    record(target, result);
+    if (path === 'vr') target.mainLoopMaxDelayMs.push(loop.max / 1e6);
+  } catch (error) {
+    target.notes.add((error as Error).message.slice(0, 300));
+    log(`  failed: ${(error as Error).message.slice(0, 300)}`);
+  } finally {
+    loop.disable();
+    await browser.close();
+  }
+  return browser.version();
 }
 
-/** Everything one link needs: the long-call service, a session connected to it, the bench server. */
-async function startLink(link: LinkName, files: { oneMinute: string; fortyMinutes: string }, rendererDir: string) {
-  const calls = {
-    '1 min': tag(buildTranscript(60, 20), 'call 1 min'),
-    '40 min': tag(buildTranscript(2400, 500), 'call 40 min'),
-  };
-  const transcript500 = Array.from({ length: TRANSCRIPT_500_VIEWS }, (_, k) =>
-    tag(buildTranscript(2400, 500), `t500 ${k}`),
-  );
-  const transcript5000 = Array.from({ length: TRANSCRIPT_5000_VIEWS }, (_, k) =>
-    tag(buildTranscript(2400, 5000), `t5000 ${k}`),
-  );
-  const longCalls = await startLongCallService({
-    bytesPerSecond: link === '16 Mbit/s' ? SIXTEEN_MBIT : undefined,
-    recordings: [
-      { seconds: 60, file: files.oneMinute, entries: calls['1 min'] },
-      { seconds: 2400, file: files.fortyMinutes, entries: calls['40 min'] },
-      ...transcript500.map((entries) => ({ seconds: 2400, file: files.fortyMinutes, entries })),
-      ...transcript5000.map((entries) => ({ seconds: 2400, file: files.fortyMinutes, entries })),
-    ],
-  });
-  const userData = mkdtempSync(join(os.tmpdir(), 'voice-review-bench-'));
-  const session: Session = createSession({
-    settings: createSettingsStore(userData),
-    secrets: createMemoryStore(),
-    startDemo: () => startDemoServer({ resourcesDir: join(ROOT, 'resources') }),
-  });
-  let origin = '';
-  const locate = (sid: string) => session.locateRecording(sid);
-  const cacheDirs: string[] = [];
-  // As electron/main/index.ts: peaks downloads wait for the player's first streamed Range request
-  // (a new gate with each handler table, so an earlier path's playback never opens it).
-  let playbackGate = createPlaybackGate();
-  const newHandlers = (): HandlerTable => {
-    const cacheDir = mkdtempSync(join(os.tmpdir(), 'voice-review-bench-peaks-'));
-    cacheDirs.push(cacheDir);
-    playbackGate = createPlaybackGate();
-    // Decoding in the built worker thread, as Electron's main does (electron/main/index.ts).
-    const peaks = createPeaksService({
-      locate,
-      cacheDir,
-      decode: createWorkerDecoder(join(OUT_DIR, 'main', 'peaks-worker.js')),
-      beforeDownload: (sid) => playbackGate.wait(sid),
-    });
-    return createHandlers({ session, peaks, recordingSrc: (sid) => `${origin}${recordingPath(sid)}` });
-  };
-  let handlers = newHandlers();
-  const server = await startBenchServer({
-    rendererDir,
-    wavesurferFile: join(ROOT, 'node_modules/wavesurfer.js/dist/wavesurfer.esm.js'),
-    recording: createRecordingHandler({ locate, onStreaming: (sid) => playbackGate.opened(sid) }),
-    handlers: () => handlers,
-  });
-  origin = server.origin;
-  const connected = await handlers.connect([
-    { name: `Long calls (${link})`, baseUrl: longCalls.baseUrl, apiKey: longCalls.apiKey },
-  ]);
-  if (!connected.ok) throw new Error(`Could not connect to the long-call service: ${JSON.stringify(connected.error)}`);
-  const byIndex = longCalls.sids.map((sid) => ({ sid }));
-  return {
-    origin,
-    sids: { '1 min': byIndex[0]!.sid, '40 min': byIndex[1]!.sid } as Record<CallName, string>,
-    markers: { '1 min': calls['1 min'][0]!.message, '40 min': calls['40 min'][0]!.message } as Record<CallName, string>,
-    transcriptCalls: [
-      ...transcript500.map((entries, k) => ({
-        size: 500 as const,
-        sid: byIndex[2 + k]!.sid,
-        marker: entries[0]!.message,
-      })),
-      ...transcript5000.map((entries, k) => ({
-        size: 5000 as const,
-        sid: byIndex[2 + TRANSCRIPT_500_VIEWS + k]!.sid,
-        marker: entries[0]!.message,
-      })),
-    ],
-    /** A fresh peaks service (empty disk cache) for the next run. */
-    freshPeaks() {
-      handlers = newHandlers();
-    },
-    async close() {
-      await server.close();
-      await session.close();
-      await longCalls.close();
-      for (const dir of [userData, ...cacheDirs]) rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-// ---- output ------------------------------------------------------------------------------
-
-const ms = (v: number | null | undefined): string =>
-  v === null || v === undefined || !Number.isFinite(v) ? '—' : `${Math.round(v)} ms`;
-const mb = (bytes: number | undefined): string =>
-  bytes === undefined || !Number.isFinite(bytes) ? '—' : `${bytes >= 0 ? '+' : ''}${(bytes / 1e6).toFixed(1)} MB`;
-const ratio = (v: number): string => (Number.isFinite(v) ? `${v.toFixed(2)}x` : '—');
-
-function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
-  return rows
-    .map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  '))
-    .join('\n');
+/** Every run on one link. @returns the Chromium version used */
+async function measureLink(
+  link: LinkName,
+  files: { oneMinute: string; fortyMinutes: string },
+  args: Args,
+  results: BenchResults,
+): Promise<string> {
+  let chromiumVersion = '';
+  const setup = await startLink(link, files, { rendererDir: RENDERER_DIR, peaksWorker: PEAKS_WORKER });
+  try {
+    for (let run = 1; run <= args.runs; run++) {
+      if (run > 1) await setup.freshStack();
+      for (const call of ['1 min', '40 min'] as CallName[]) {
+        for (const path of args.paths) {
+          log(`[${link}] run ${run}/${args.runs}: ${call} · ${PATH_LABEL[path]}`);
+          chromiumVersion = await measureOne(setup, call, path, results.cell(link, call, path));
+        }
+      }
+      if (args.transcript && args.paths.includes('vr') && link === args.links[0]) {
+        log(
+          `[${link}] run ${run}/${args.runs}: transcripts (${TRANSCRIPT_500_VIEWS} x 500, ${TRANSCRIPT_5000_VIEWS} x 5,000 entries)`,
+        );
+        const browser = await launch();
+        try {
+          await measureTranscripts(browser, setup, results.transcript);
+        } catch (error) {
+          results.transcript.notes.add((error as Error).message.slice(0, 300));
+          log(`  failed: ${(error as Error).message.slice(0, 300)}`);
+        } finally {
+          await browser.close();
+        }
+      }
+    }
+  } finally {
+    await setup.close();
+  }
+  return chromiumVersion;
 }
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   if (args.build) {
-    log(`Building the renderer into ${OUT_DIR} ...`);
+    log(`Building the app into ${OUT_DIR} ...`);
     execFileSync('npx', ['electron-vite', 'build', '--outDir', OUT_DIR], {
       cwd: ROOT,
       stdio: ['ignore', 'ignore', 'inherit'],
@@ -579,306 +481,11 @@ async function main(): Promise<void> {
     oneMinute: await generateRecording({ seconds: 60, format: 'mp3' }),
     fortyMinutes: await generateRecording({ seconds: 2400, format: 'mp3' }),
   };
-
-  const cells = new Map<string, Cell>();
-  const cell = (link: LinkName, call: CallName, path: PathName): Cell => {
-    const key = `${link}|${call}|${path}`;
-    if (!cells.has(key)) cells.set(key, emptyCell());
-    return cells.get(key)!;
-  };
-  const transcript: TranscriptSamples = {
-    paint500Ms: [],
-    paint5000Ms: [],
-    tickMs: [],
-    tick500Ms: [],
-    tickChanges: 0,
-    ticks: 0,
-    notes: new Set(),
-  };
+  const results = createResults();
   let chromiumVersion = '';
-
-  for (const link of args.links) {
-    const setup = await startLink(link, files, RENDERER_DIR);
-    try {
-      for (let run = 1; run <= args.runs; run++) {
-        setup.freshPeaks();
-        for (const call of ['1 min', '40 min'] as CallName[]) {
-          for (const path of args.paths) {
-            log(`[${link}] run ${run}/${args.runs}: ${call} · ${PATH_LABEL[path]}`);
-            const target = cell(link, call, path);
-            const browser = await launch();
-            chromiumVersion ||= browser.version();
-            const loop = monitorEventLoopDelay({ resolution: 5 });
-            loop.enable();
-            try {
-              const sid = setup.sids[call];
-              const result =
-                path === 'bare'
-                  ? await measureBare(browser, setup.origin, sid)
-                  : path === 'wavesurfer'
-                    ? await measureWaveSurfer(browser, setup.origin, sid)
-                    : await measureApp(browser, setup.origin, sid, setup.markers[call]);
-              if (result.firstAudioMs !== null) target.firstAudioMs.push(result.firstAudioMs);
-              if (result.mediaFirstAudioMs !== null) target.mediaFirstAudioMs.push(result.mediaFirstAudioMs);
-              if (result.waveformMs !== null) target.waveformMs.push(result.waveformMs);
-              target.processBytes.push(result.processBytes);
-              target.jsHeapBytes.push(result.jsHeapBytes);
-              if (result.waveformCachedMs !== undefined && result.waveformCachedMs !== null) {
-                target.waveformCachedMs.push(result.waveformCachedMs);
-                if (result.cachedFromDisk !== undefined && result.cachedFromDisk !== null)
-                  target.cachedFromDisk.push(result.cachedFromDisk);
-              }
-              if (result.note) target.notes.add(result.note);
-              if (path === 'vr') target.mainLoopMaxDelayMs.push(loop.max / 1e6);
-              for (const [name, value] of result.steps ?? []) {
-                if (value === null) continue;
-                if (!target.steps.has(name)) target.steps.set(name, []);
-                target.steps.get(name)!.push(value);
-              }
-            } catch (error) {
-              target.notes.add((error as Error).message.slice(0, 300));
-              log(`  failed: ${(error as Error).message.slice(0, 300)}`);
-            } finally {
-              loop.disable();
-              await browser.close();
-            }
-          }
-        }
-        if (args.transcript && args.paths.includes('vr') && link === args.links[0]) {
-          log(
-            `[${link}] run ${run}/${args.runs}: transcripts (${TRANSCRIPT_500_VIEWS} x 500, ${TRANSCRIPT_5000_VIEWS} x 5,000 entries)`,
-          );
-          const browser = await launch();
-          try {
-            await measureTranscripts(browser, setup.origin, setup.transcriptCalls, transcript);
-          } catch (error) {
-            transcript.notes.add((error as Error).message.slice(0, 300));
-            log(`  failed: ${(error as Error).message.slice(0, 300)}`);
-          } finally {
-            await browser.close();
-          }
-        }
-      }
-    } finally {
-      await setup.close();
-    }
-  }
-
-  // ---- print ----
-  const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
-  const out: string[] = [];
-  const size40 = (statSync(files.fortyMinutes).size / 1e6).toFixed(1);
-  out.push(`Voice Review benchmark — medians of ${args.runs} run(s) (npm run bench)`);
-  if (PRELOAD_OVERRIDE)
-    out.push(`DIAGNOSTIC RUN: the app's media element preload forced to "${PRELOAD_OVERRIDE}" (BENCH_PRELOAD)`);
-  out.push(
-    `Machine: ${cpu}, ${os.cpus().length} cores, ${(os.totalmem() / 1e9).toFixed(1)} GB RAM, Linux ${os.release()}; Node ${process.version}; Chromium ${chromiumVersion} (headless, /usr/bin/chromium)`,
-  );
-  out.push(
-    `Recordings: 1 min and 40 min, 8 kHz mono MP3 at 32 kbit/s (40 min = ${size40} MB), generated by test/fixtures/long-call.ts,`,
-  );
-  out.push(
-    'served by the demo service and the app\'s recording protocol handler on 127.0.0.1; "16 Mbit/s" throttles recording bodies to 2,000,000 B/s.',
-  );
-  out.push(
-    'First audio: user action -> media element "playing" (currentTime then advancing); the action is "Show call" in Voice Review (Play pressed',
-  );
-  out.push(
-    'as soon as it is enabled), WaveSurfer.create({url, autoplay}) for wavesurfer, src + play() for bare <audio>. "From media src": from the',
-  );
-  out.push(
-    'moment the page has the media element with its src (Voice Review: first seen by a MutationObserver; bare: same as first audio).',
-  );
-  out.push('Waveform: user action -> waveform drawn and painted;');
-  out.push(
-    "cached = second view in the same app session (page reloaded, peaks from the main-side disk cache). Memory: PSS of the page's",
-  );
-  out.push(
-    'renderer process (/proc/<pid>/smaps_rollup; PID from CDP SystemInfo.getProcessInfo, told apart by a 128 MB ballast) and JS heap',
-  );
-  out.push(
-    '(CDP Performance.getMetrics JSHeapUsedSize), both after a forced GC, before the action vs 1 s after first audio and waveform.',
-  );
-  out.push(
-    'Each measurement runs in a fresh browser (new profile) after a 0.25 s warm-up sound; the long-call API runs in a child process;',
-  );
-  out.push(
-    "the recording protocol handler, handler table and peaks service run in this process, as they share Electron's main process.",
-  );
-  out.push('');
-
-  for (const link of args.links) {
-    for (const call of ['1 min', '40 min'] as CallName[]) {
-      const rows: string[][] = [
-        [
-          `${call} call · ${link}`,
-          'first audio',
-          'from media src',
-          'waveform',
-          'waveform cached',
-          'renderer memory',
-          'JS heap',
-          'runs',
-        ],
-      ];
-      for (const path of args.paths) {
-        const c = cell(link, call, path);
-        rows.push([
-          PATH_LABEL[path],
-          ms(median(c.firstAudioMs)),
-          path === 'wavesurfer' ? 'n/a' : ms(median(c.mediaFirstAudioMs)),
-          path === 'bare' ? 'n/a' : ms(median(c.waveformMs)),
-          path === 'vr' ? ms(median(c.waveformCachedMs)) : 'n/a',
-          mb(median(c.processBytes)),
-          mb(median(c.jsHeapBytes)),
-          String(c.firstAudioMs.length),
-        ]);
-      }
-      out.push(table(rows));
-      for (const path of args.paths) {
-        const c = cell(link, call, path);
-        if (path === 'vr' && c.steps.size) {
-          const parts = [...c.steps].map(([name, values]) => `${name} ${ms(median(values))}`);
-          out.push(
-            `  Voice Review steps (medians, ms after "Show call"): ${parts.filter((p) => !p.startsWith('cached')).join(', ')}`,
-          );
-          out.push(`    ${parts.filter((p) => p.startsWith('cached')).join(', ')}`);
-        }
-        if (path === 'vr' && c.mainLoopMaxDelayMs.length) {
-          out.push(
-            `  main-process event loop (recording protocol, IPC handlers, peaks): longest delay during a Voice Review measurement ${ms(median(c.mainLoopMaxDelayMs))} (median of runs)`,
-          );
-        }
-        if (path === 'vr' && c.cachedFromDisk.length)
-          out.push(
-            `  Voice Review cached view: peaks reported fromCache=${c.cachedFromDisk.filter(Boolean).length}/${c.cachedFromDisk.length}`,
-          );
-        for (const note of c.notes) out.push(`  note (${PATH_LABEL[path]}): ${note}`);
-      }
-      const vr = median(cell(link, call, 'vr').firstAudioMs);
-      const vrMedia = median(cell(link, call, 'vr').mediaFirstAudioMs);
-      const bare = median(cell(link, call, 'bare').firstAudioMs);
-      const full = median(cell(link, call, 'wavesurfer').firstAudioMs);
-      out.push(
-        `  ratios: VR / bare <audio> first audio = ${ratio(vrMedia / bare)} from media src, ${ratio(vr / bare)} from "Show call"; full fetch / VR (from "Show call") = ${ratio(full / vr)}`,
-      );
-      out.push('');
-    }
-  }
-
-  if (args.transcript && args.paths.includes('vr')) {
-    out.push(
-      table([
-        ['Transcript (Voice Review, 40-min call)', 'median', 'p95', 'samples'],
-        [
-          '500 entries: painted after the response',
-          ms(median(transcript.paint500Ms)),
-          ms(percentile(transcript.paint500Ms, 95)),
-          String(transcript.paint500Ms.length),
-        ],
-        [
-          '5,000 entries: painted after the response',
-          ms(median(transcript.paint5000Ms)),
-          ms(percentile(transcript.paint5000Ms, 95)),
-          String(transcript.paint5000Ms.length),
-        ],
-        [
-          '5,000 entries: highlight update per tick',
-          `${median(transcript.tickMs).toFixed(2)} ms`,
-          `${percentile(transcript.tickMs, 95).toFixed(2)} ms`,
-          String(transcript.tickMs.length),
-        ],
-        [
-          '500 entries: update per tick (for comparison)',
-          `${median(transcript.tick500Ms).toFixed(2)} ms`,
-          `${percentile(transcript.tick500Ms, 95).toFixed(2)} ms`,
-          String(transcript.tick500Ms.length),
-        ],
-      ]),
-    );
-    out.push(
-      `  ticks: playback at 2x from 10:00, ${transcript.tickChanges} of ${transcript.ticks} ticks moved the highlight; time = 'timeupdate' capture on window -> end of`,
-    );
-    out.push(
-      "  a listener after the app's that forces style and layout (document.body.offsetHeight); it includes everything the app does on a",
-    );
-    out.push('  tick (transcript highlight and the waveform cursor). Painted = response in the renderer -> first');
-    out.push('  row in the DOM -> next frame painted (requestAnimationFrame, then a task).');
-    for (const note of transcript.notes) out.push(`  note: ${note}`);
-    out.push('');
-  }
-
-  // ---- targets ----
-  const targetRows: string[][] = [['Target (issue 5)', 'figure', 'result']];
-  const verdict = (ok: boolean | null): string => (ok === null ? 'NOT RUN' : ok ? 'PASS' : 'FAIL');
-  const has = (v: number): boolean => Number.isFinite(v);
-  for (const link of ['loopback', '16 Mbit/s'] as LinkName[]) {
-    const run = args.links.includes(link);
-    const vr = median(cell(link, '40 min', 'vr').mediaFirstAudioMs);
-    const bare = median(cell(link, '40 min', 'bare').firstAudioMs);
-    targetRows.push([
-      `40 min, first audio within 1.3x of bare <audio>, from media src (${link})`,
-      ratio(vr / bare),
-      verdict(run && has(vr / bare) ? vr / bare <= 1.3 : null),
-    ]);
-  }
-  {
-    const vr = median(cell('16 Mbit/s', '40 min', 'vr').firstAudioMs);
-    const full = median(cell('16 Mbit/s', '40 min', 'wavesurfer').firstAudioMs);
-    targetRows.push([
-      '40 min, first audio >= 25x faster than full fetch (16 Mbit/s)',
-      ratio(full / vr),
-      verdict(has(full / vr) ? full / vr >= 25 : null),
-    ]);
-  }
-  for (const link of args.links) {
-    const first = median(cell(link, '40 min', 'vr').waveformMs);
-    const cached = median(cell(link, '40 min', 'vr').waveformCachedMs);
-    if (link === 'loopback') {
-      targetRows.push([
-        `40 min, waveform complete on first view < 1500 ms (${link})`,
-        ms(first),
-        verdict(has(first) ? first < 1500 : args.paths.includes('vr') ? false : null),
-      ]);
-    } else {
-      // Peaks need the whole file: at 2,000,000 B/s its download alone takes size / rate.
-      const floor = (statSync(files.fortyMinutes).size / SIXTEEN_MBIT) * 1000;
-      targetRows.push([
-        `40 min, waveform on first view (${link}; the download alone takes ${ms(floor)})`,
-        ms(first),
-        'INFO',
-      ]);
-    }
-    targetRows.push([
-      `40 min, waveform complete when cached < 100 ms (${link})`,
-      ms(cached),
-      verdict(has(cached) ? cached < 100 : args.paths.includes('vr') ? false : null),
-    ]);
-  }
-  for (const link of args.links) {
-    const memory = median(cell(link, '40 min', 'vr').processBytes);
-    targetRows.push([
-      `40 min, renderer memory added < 50 MB (${link})`,
-      mb(memory),
-      verdict(has(memory) ? memory < 50e6 : null),
-    ]);
-  }
-  if (args.transcript && args.paths.includes('vr')) {
-    const p95 = percentile(transcript.paint500Ms, 95);
-    targetRows.push([
-      '500 entries painted < 100 ms after the response (p95)',
-      ms(p95),
-      verdict(has(p95) ? p95 < 100 : false),
-    ]);
-    const tick = percentile(transcript.tickMs, 95);
-    targetRows.push([
-      '5,000 entries, highlight update < 2 ms per tick (p95)',
-      has(tick) ? `${tick.toFixed(2)} ms` : '—',
-      verdict(has(tick) ? tick < 2 : false),
-    ]);
-  }
-  out.push(table(targetRows));
-  process.stdout.write(`${out.join('\n')}\n`);
+  for (const link of args.links) chromiumVersion = (await measureLink(link, files, args, results)) || chromiumVersion;
+  const lines = report({ ...results, args, files, chromiumVersion, preloadOverride: PRELOAD_OVERRIDE });
+  process.stdout.write(`${lines.join('\n')}\n`);
 }
 
 main().then(

@@ -1,10 +1,10 @@
 /**
- * The benchmark's loopback server, wired like the end-to-end harness (test/e2e/harness.ts):
+ * The benchmark's loopback server, wired like the end-to-end harness (test/e2e/harness.ts); the
+ * page's `window.api` is the built preload, whose IPC reaches main through a Playwright binding
+ * (test/fixtures/preload-bridge.ts), not this server:
  * - `/index.html` and assets: the renderer built into `out-bench/renderer`, with the app's CSP;
  * - `/recording/<sid>`: the project's own recording protocol handler (createRecordingHandler from
  *   electron/main/recording-protocol.ts), the code Electron registers for `vr-recording:`;
- * - `POST /__bench/api/<method>`: the real main-process handler table (electron/main/handlers.ts),
- *   which the page's `window.api` stand-in calls (scripts/bench/agent.js);
  * - `/bench/bare.html`, `/bench/wavesurfer.html`, `/bench/wavesurfer.esm.js`: the two reference
  *   pages (a bare `<audio>` element, and wavesurfer.js's default full-fetch path from node_modules);
  * - `/bench/warmup.wav`: a quarter second of silence played before each measurement.
@@ -13,8 +13,6 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { extname, join, normalize } from 'node:path';
-import { API_METHODS, type ApiMethod } from '../../electron/shared/contract';
-import type { HandlerTable } from '../../electron/main/handlers';
 import { CONTENT_SECURITY_POLICY } from '../../electron/main/security';
 import { answerWith } from '../../test/fixtures/http-bridge';
 
@@ -68,10 +66,8 @@ export interface BenchServerOptions {
   rendererDir: string;
   /** wavesurfer.js's ESM bundle (node_modules/wavesurfer.js/dist/wavesurfer.esm.js). */
   wavesurferFile: string;
-  /** The recording protocol handler. */
+  /** The recording protocol handler (of the current run's stack). */
   recording: (request: Request) => Promise<Response>;
-  /** The handler table to call now (it changes per run: each run gets a fresh peaks cache). */
-  handlers: () => HandlerTable;
 }
 
 /** Starts the server on 127.0.0.1 (free port). */
@@ -97,23 +93,6 @@ export async function startBenchServer(options: BenchServerOptions): Promise<Ben
 
 async function serve(req: IncomingMessage, res: ServerResponse, options: BenchServerOptions): Promise<void> {
   const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
-
-  if (path.startsWith('/__bench/api/') && req.method === 'POST') {
-    const method = path.slice('/__bench/api/'.length) as ApiMethod;
-    const chunks: Buffer[] = [];
-    for await (const chunk of req as AsyncIterable<Buffer>) chunks.push(chunk);
-    const args = JSON.parse(Buffer.concat(chunks).toString('utf8') || '[]') as unknown[];
-    const result = (API_METHODS as readonly string[]).includes(method)
-      ? await options.handlers()[method](args)
-      : { ok: false, error: { kind: 'bad_input', message: 'Unknown method' } };
-    const body = JSON.stringify(result);
-    res.writeHead(200, {
-      'Content-Type': 'application/json; charset=utf-8',
-      'Content-Length': Buffer.byteLength(body),
-    });
-    res.end(body);
-    return;
-  }
 
   if (path.startsWith('/recording/')) return answerWith(options.recording, req, res);
 

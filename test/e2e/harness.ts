@@ -53,45 +53,41 @@ export function chromiumPath(): string {
   return process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 }
 
-/** A running harness: loopback server, main's stack, its IPC registrations and a browser page. */
-export interface Harness {
-  /** URL of the app page. */
-  url: string;
+/** Main's side of the harness: the loopback server and the stack, registered on an `ipcMain` stand-in. */
+export interface HarnessMain {
   /** Origin of the loopback server (the app origin the sender guard accepts). */
   origin: string;
   stack: MainStack;
-  session: Session;
-  /** The stack's handler table, unguarded (tests call it directly to set up state). */
-  handlers: HandlerTable;
   secrets: SecretStore;
   /** The `ipcMain` stand-in the stack registered its channels on (registerIpc). */
   ipcMain: IpcMainStandIn;
   /** Lines main logged (refused and failed calls), redacted as in the app. */
   mainLog: string[];
+  close(): Promise<void>;
+}
+
+/** A running harness: main's side, and a browser page on the app with the built preload. */
+export interface Harness extends HarnessMain {
+  /** URL of the app page. */
+  url: string;
+  session: Session;
+  /** The stack's handler table, unguarded (tests call it directly to set up state). */
+  handlers: HandlerTable;
   context: BrowserContext;
   page: Page;
   /** Every error the page logged (console.error and uncaught exceptions). */
   pageErrors: string[];
-  close(): Promise<void>;
 }
 
 /** The app's files, served by the same handler as Electron's app:// protocol. */
 const appFiles = createAppProtocolHandler({ rootDir: RENDERER_DIR });
 
 /**
- * Starts the loopback server and Chromium and opens the app. Nothing is connected: the test
- * picks the demo workspace or connects to a server through the UI or `handlers.connect`.
- * @throws Error when `out/renderer` is missing (run `npm run build`) or Chromium is not installed
+ * Starts main as the harness runs it: the loopback server (app files and recordings) and the
+ * stack from the app's composition root, its IPC registered on an `ipcMain` stand-in, the
+ * server's origin as the app origin. Nothing is connected.
  */
-export async function startHarness(options: { viewport?: { width: number; height: number } } = {}): Promise<Harness> {
-  if (!existsSync(join(RENDERER_DIR, 'index.html'))) {
-    throw new Error(`The built renderer is missing (${RENDERER_DIR}). Run "npm run build" first.`);
-  }
-  if (!existsSync(chromiumPath())) {
-    throw new Error(
-      `Chromium was not found at ${chromiumPath()}. Install Debian's "chromium" package or set CHROMIUM_PATH.`,
-    );
-  }
+export async function startHarnessMain(): Promise<HarnessMain> {
   const userData = mkdtempSync(join(tmpdir(), 'voice-review-e2e-'));
   const secrets = createMemoryStore();
   const mainLog: string[] = [];
@@ -125,14 +121,45 @@ export async function startHarness(options: { viewport?: { width: number; height
   });
   const ipcMain = createIpcMainStandIn();
   registerIpc(ipcMain, stack);
+  return {
+    origin,
+    stack,
+    secrets,
+    ipcMain,
+    mainLog,
+    async close() {
+      await new Promise<void>((ok) => server.close(() => ok()));
+      server.closeAllConnections();
+      await stack.close();
+      rmSync(userData, { recursive: true, force: true });
+    },
+  };
+}
 
+/**
+ * Starts main ({@link startHarnessMain}) and Chromium, loads the built preload and opens the app.
+ * Nothing is connected: the test picks the demo workspace or connects to a server through the UI
+ * or `handlers.connect`.
+ * @throws Error when the build (`out/renderer`, `out/preload`) is missing (run `npm run build`)
+ *   or Chromium is not installed
+ */
+export async function startHarness(options: { viewport?: { width: number; height: number } } = {}): Promise<Harness> {
+  for (const built of [join(RENDERER_DIR, 'index.html'), PRELOAD]) {
+    if (!existsSync(built)) throw new Error(`The build is missing ${built}. Run "npm run build" first.`);
+  }
+  if (!existsSync(chromiumPath())) {
+    throw new Error(
+      `Chromium was not found at ${chromiumPath()}. Install Debian's "chromium" package or set CHROMIUM_PATH.`,
+    );
+  }
+  const main = await startHarnessMain();
   const profile = mkdtempSync(join(tmpdir(), 'voice-review-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath(),
     args: CHROMIUM_ARGS,
     viewport: options.viewport ?? { width: 1280, height: 800 },
   });
-  await installPreload(context, PRELOAD, () => ipcMain);
+  await installPreload(context, PRELOAD, () => main.ipcMain);
   const page = context.pages()[0] ?? (await context.newPage());
   const pageErrors: string[] = [];
   page.on('pageerror', (err) => pageErrors.push(err.message));
@@ -140,28 +167,21 @@ export async function startHarness(options: { viewport?: { width: number; height
     if (msg.type() === 'error') pageErrors.push(msg.text());
   });
 
-  const url = `${origin}/index.html`;
+  const url = `${main.origin}/index.html`;
   await page.goto(url);
 
   return {
+    ...main,
     url,
-    origin,
-    stack,
-    session: stack.session,
-    handlers: stack.handlers,
-    secrets,
-    ipcMain,
-    mainLog,
+    session: main.stack.session,
+    handlers: main.stack.handlers,
     context,
     page,
     pageErrors,
     async close() {
       await context.close().catch(() => undefined);
-      await new Promise<void>((ok) => server.close(() => ok()));
-      server.closeAllConnections();
-      await stack.close();
+      await main.close();
       rmSync(profile, { recursive: true, force: true });
-      rmSync(userData, { recursive: true, force: true });
     },
   };
 }

@@ -3,8 +3,9 @@
  * a stand-in for the `electron` module that records what the bundle asks of Electron. The Electron
  * binary cannot be installed here, so this is how the wiring of electron/main/index.ts is checked:
  * schemes registered privileged before ready, sandbox forced, every contract channel guarded by
- * the sender check, the app served over app:// with its CSP, permissions denied, navigation and
- * pop-ups locked, the window hardened and its position remembered, the log in the user-data folder.
+ * the sender check (the same channels the end-to-end harness registers), the app served over
+ * app:// with its CSP, permissions denied, navigation, webviews and pop-ups locked, the window
+ * hardened (secureWebPreferences) and its position remembered, the log in the user-data folder.
  * (test/e2e/electron-smoke.test.ts runs the same bundle in real Electron where it is installed.)
  */
 import { EventEmitter } from 'node:events';
@@ -14,8 +15,9 @@ import Module, { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { secureWebPreferences } from '../../electron/main/security';
 import { API_METHODS, channelOf } from '../../electron/shared/contract';
-import { ROOT } from './harness';
+import { ROOT, startHarnessMain } from './harness';
 
 interface FakeWindow extends EventEmitter {
   options: { webPreferences: Record<string, unknown>; [key: string]: unknown };
@@ -174,6 +176,9 @@ describe('the built main process', () => {
   it('opens one hardened window on app://voice-review/index.html', async () => {
     const win = await window();
     expect(win.loadedUrl).toBe('app://voice-review/index.html');
+    expect(win.loadedUrl).not.toMatch(/^file:/);
+    // Exactly the hardened set security.ts defines, nothing added or loosened.
+    expect(win.options.webPreferences).toEqual(secureWebPreferences(join(outDir, 'preload/index.js')));
     expect(win.options.webPreferences).toMatchObject({
       contextIsolation: true,
       sandbox: true,
@@ -221,9 +226,27 @@ describe('the built main process', () => {
       expect(refused.ok).toBe(false);
       expect(refused.error.message).toContain('Refused');
     }
+    // A frame without a URL (destroyed) is refused too, and the arguments never reach the handler.
+    const connect = record.ipcHandlers.get(channelOf('connect'))!;
+    const refusedConnect = (await connect({ senderFrame: { url: 'https://evil.example/' } }, { name: 'x' })) as {
+      ok: boolean;
+    };
+    expect(refusedConnect.ok).toBe(false);
     // The refusals are in the log file in the user-data folder.
     const logText = readFileSync(join(userData, 'logs', 'main.log'), 'utf8');
     expect(logText).toContain('Refused IPC call getSession from https://evil.example');
+  });
+
+  it('registers the same IPC channels as the end-to-end harness and the benchmark (registerIpc on createMainStack)', async () => {
+    await window();
+    const harness = await startHarnessMain();
+    try {
+      const app = [...record.ipcHandlers.keys()].sort();
+      expect([...harness.ipcMain.handlers.keys()].sort()).toEqual(app);
+      expect(app).toEqual(API_METHODS.map(channelOf).sort());
+    } finally {
+      await harness.close();
+    }
   });
 
   it('denies permissions and locks navigation and pop-ups of every web contents', async () => {
@@ -237,6 +260,7 @@ describe('the built main process', () => {
     });
     expect(answers).toEqual([false, true]);
     expect(record.permissionCheck!({}, 'notifications', 'app://voice-review', {})).toBe(false);
+    expect(record.permissionCheck!({}, 'clipboard-sanitized-write', 'https://evil.example', {})).toBe(false);
 
     const contents = Object.assign(new EventEmitter(), {
       openHandler: null as null | ((details: { url: string }) => { action: string }),
@@ -259,6 +283,14 @@ describe('the built main process', () => {
     expect(navigate('https://evil.example/')).toBe(true);
     expect(navigate('app://voice-review.evil/index.html')).toBe(true);
     expect(navigate('app://voice-review/index.html#/phones')).toBe(false);
+    const webview = {
+      prevented: false,
+      preventDefault() {
+        this.prevented = true;
+      },
+    };
+    contents.emit('will-attach-webview', webview);
+    expect(webview.prevented).toBe(true);
     expect(contents.openHandler!({ url: 'https://docs.example.com/' })).toEqual({ action: 'deny' });
     expect(contents.openHandler!({ url: 'file:///etc/passwd' })).toEqual({ action: 'deny' });
     expect(record.opened).toEqual(['https://docs.example.com/']);

@@ -1,0 +1,182 @@
+/**
+ * One link of the benchmark (loopback, or throttled to 16 Mbit/s): the long-call service in a
+ * child process, main built by the app's composition root (createMainStack) and registered on an
+ * `ipcMain` stand-in (registerIpc), and the bench server serving the built renderer, the
+ * recordings and the reference pages. Each run gets a new stack with an empty peaks disk cache.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { createMemoryStore } from '../../electron/main/keychain';
+import { createMainStack, registerIpc, type MainStack } from '../../electron/main/main-stack';
+import { recordingPath } from '../../electron/main/recording-protocol';
+import { buildTranscript, type LongCallServerOptions, type WireLogEntry } from '../../test/fixtures/long-call';
+import { createIpcMainStandIn, type IpcMainStandIn } from '../../test/fixtures/preload-bridge';
+import { startBenchServer } from './server';
+
+/** 16 Mbit/s in bytes per second. */
+export const SIXTEEN_MBIT = 2_000_000;
+/** Interactions per run for the 500-entry paint figure (more samples for the p95). */
+export const TRANSCRIPT_500_VIEWS = 6;
+/** Interactions per run for the 5,000-entry figures. */
+export const TRANSCRIPT_5000_VIEWS = 2;
+
+export type LinkName = 'loopback' | '16 Mbit/s';
+export type CallName = '1 min' | '40 min';
+
+/** Where the built app is: its renderer, preload and peaks worker. */
+export interface BuiltApp {
+  rendererDir: string;
+  peaksWorker: string;
+}
+
+/** A running link; see {@link startLink}. */
+export interface BenchLink {
+  /** The bench server's origin, `http://127.0.0.1:<port>`. */
+  origin: string;
+  sids: Record<CallName, string>;
+  /** Text of the first transcript entry of each call (the paint marker). */
+  markers: Record<CallName, string>;
+  transcriptCalls: Array<{ size: 500 | 5000; sid: string; marker: string }>;
+  /** The `ipcMain` stand-in of the current run's stack (the page's preload calls it). */
+  ipcMain(): IpcMainStandIn;
+  /** A new stack (fresh session, empty peaks disk cache) for the next run. */
+  freshStack(): Promise<void>;
+  close(): Promise<void>;
+}
+
+function tag(entries: WireLogEntry[], label: string): WireLogEntry[] {
+  return entries.map((e) => ({ ...e, message: `${e.message} [${label}]` }));
+}
+
+/**
+ * Starts test/fixtures/long-call.ts's service in a child process (scripts/bench/long-call-service.ts)
+ * and resolves with its base URL, key and interaction SIDs (in the order of `options.recordings`).
+ */
+async function startLongCallService(
+  options: LongCallServerOptions,
+): Promise<{ baseUrl: string; apiKey: string; sids: string[]; close(): Promise<void> }> {
+  const dir = mkdtempSync(join(os.tmpdir(), 'voice-review-bench-service-'));
+  const optionsFile = join(dir, 'options.json');
+  writeFileSync(optionsFile, JSON.stringify(options));
+  const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'long-call-service.ts'), optionsFile], {
+    cwd: join(__dirname, '../..'),
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const ready = await new Promise<{ baseUrl: string; apiKey: string; sids: string[] }>((resolvePromise, reject) => {
+    const lines = createInterface({ input: child.stdout });
+    lines.on('line', (line) => {
+      if (line.startsWith('READY '))
+        resolvePromise(JSON.parse(line.slice('READY '.length)) as { baseUrl: string; apiKey: string; sids: string[] });
+    });
+    child.once('exit', (code) => {
+      reject(new Error(`The long-call service exited with code ${String(code)}`));
+    });
+  });
+  return {
+    ...ready,
+    close: async () => {
+      const exited = new Promise<void>((r) => child.once('exit', () => r()));
+      child.kill('SIGTERM');
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+/** Everything one link needs: the long-call service, main's stack connected to it, the bench server. */
+export async function startLink(
+  link: LinkName,
+  files: { oneMinute: string; fortyMinutes: string },
+  app: BuiltApp,
+): Promise<BenchLink> {
+  const calls = {
+    '1 min': tag(buildTranscript(60, 20), 'call 1 min'),
+    '40 min': tag(buildTranscript(2400, 500), 'call 40 min'),
+  };
+  const transcript500 = Array.from({ length: TRANSCRIPT_500_VIEWS }, (_, k) =>
+    tag(buildTranscript(2400, 500), `t500 ${k}`),
+  );
+  const transcript5000 = Array.from({ length: TRANSCRIPT_5000_VIEWS }, (_, k) =>
+    tag(buildTranscript(2400, 5000), `t5000 ${k}`),
+  );
+  const longCalls = await startLongCallService({
+    bytesPerSecond: link === '16 Mbit/s' ? SIXTEEN_MBIT : undefined,
+    recordings: [
+      { seconds: 60, file: files.oneMinute, entries: calls['1 min'] },
+      { seconds: 2400, file: files.fortyMinutes, entries: calls['40 min'] },
+      ...transcript500.map((entries) => ({ seconds: 2400, file: files.fortyMinutes, entries })),
+      ...transcript5000.map((entries) => ({ seconds: 2400, file: files.fortyMinutes, entries })),
+    ],
+  });
+
+  let current: { stack: MainStack; ipcMain: IpcMainStandIn; dir: string } | null = null;
+  const server = await startBenchServer({
+    rendererDir: app.rendererDir,
+    wavesurferFile: join(__dirname, '../../node_modules/wavesurfer.js/dist/wavesurfer.esm.js'),
+    recording: (request) => {
+      if (!current) throw new Error('No stack is running.');
+      return current.stack.recording(request);
+    },
+  });
+  const origin = server.origin;
+
+  /** A stack as Electron's main builds it: decoding in the built worker, peaks held for playback. */
+  async function freshStack(): Promise<void> {
+    const previous = current;
+    const dir = mkdtempSync(join(os.tmpdir(), 'voice-review-bench-'));
+    const stack = createMainStack({
+      userDataDir: dir,
+      secrets: createMemoryStore(),
+      resourcesDir: join(__dirname, '../../resources'),
+      recordingSrc: (sid) => `${origin}${recordingPath(sid)}`,
+      appOrigin: origin,
+      log: quiet,
+      peaksDecoder: { workerPath: app.peaksWorker },
+    });
+    const ipcMain = createIpcMainStandIn();
+    registerIpc(ipcMain, stack);
+    const connected = await stack.handlers.connect([
+      { name: `Long calls (${link})`, baseUrl: longCalls.baseUrl, apiKey: longCalls.apiKey },
+    ]);
+    if (!connected.ok)
+      throw new Error(`Could not connect to the long-call service: ${JSON.stringify(connected.error)}`);
+    current = { stack, ipcMain, dir };
+    if (previous) await closeStack(previous);
+  }
+  async function closeStack(run: { stack: MainStack; dir: string }): Promise<void> {
+    await run.stack.close();
+    rmSync(run.dir, { recursive: true, force: true });
+  }
+
+  await freshStack();
+  const sids = longCalls.sids;
+  return {
+    origin,
+    sids: { '1 min': sids[0]!, '40 min': sids[1]! },
+    markers: { '1 min': calls['1 min'][0]!.message, '40 min': calls['40 min'][0]!.message },
+    transcriptCalls: [
+      ...transcript500.map((entries, k) => ({ size: 500 as const, sid: sids[2 + k]!, marker: entries[0]!.message })),
+      ...transcript5000.map((entries, k) => ({
+        size: 5000 as const,
+        sid: sids[2 + TRANSCRIPT_500_VIEWS + k]!,
+        marker: entries[0]!.message,
+      })),
+    ],
+    ipcMain: () => {
+      if (!current) throw new Error('No stack is running.');
+      return current.ipcMain;
+    },
+    freshStack,
+    async close() {
+      await server.close();
+      if (current) await closeStack(current);
+      current = null;
+      await longCalls.close();
+    },
+  };
+}
