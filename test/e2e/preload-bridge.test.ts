@@ -16,7 +16,7 @@ let h: Harness;
 let foreign: Server;
 let foreignOrigin: string;
 
-type PageApi = Record<string, (...args: unknown[]) => Promise<unknown>>;
+type PageApi = Record<'getSession' | 'connect', (...args: unknown[]) => Promise<unknown>>;
 
 beforeAll(async () => {
   ensureBuilt();
