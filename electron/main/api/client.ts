@@ -83,101 +83,121 @@ export interface ApiClient {
 /** Creates a client for one workspace. Does no I/O until a method is called. */
 export function createApiClient(options: ClientOptions): ApiClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
-  const doFetch = options.fetch ?? fetch;
-  const timeoutMs = options.timeoutMs ?? REQUEST_TIMEOUT_SECONDS.default * 1000;
-  const host = safeHost(baseUrl);
-  const retry = resolveRetryOptions(options.retry);
-
-  /**
-   * One path segment. `.` and `..` are dot-segments that URL parsing resolves away (sending
-   * DELETE /webhooks/.. to /v1/), and `%2E` is one too, so they are refused like ''.
-   */
-  function segment(value: string): string {
-    if (value === '' || value === '.' || value === '..') {
-      throw new ApiError({ kind: 'bad_input', message: `Not a valid identifier: "${value}". Check what was entered.` });
-    }
-    return encodeURIComponent(value);
-  }
-
-  /**
-   * One call, with retries for reads. Only GET is repeated (spec 4 does not say whether writes
-   * are idempotent). A timeout is not repeated: the user has already waited a full `timeoutMs`,
-   * and a second wait of the same length would look like a hang.
-   */
-  async function request<S extends z.ZodType>(
-    method: 'GET' | 'PUT' | 'POST' | 'DELETE',
-    path: string,
-    schema: S,
-    what: string,
-    body?: unknown,
-  ): Promise<z.output<S>> {
-    const attempts = method === 'GET' ? retry.attempts : 1;
-    for (let attempt = 1; ; attempt++) {
-      const last = attempt >= attempts;
-      const outcome = await attemptOnce(method, path, body, last);
-      if (outcome.kind === 'answer')
-        return interpret(outcome.response, outcome.text, schema, what, host, options.apiKey);
-      if (outcome.kind === 'failed') throw outcome.error;
-      await sleep(retryDelayMs(attempt, retry, outcome.retryAfterMs));
-    }
-  }
-
-  /**
-   * One HTTP exchange with its own timeout. Returns the answer to interpret, a final failure, or
-   * (when `last` is false) a request to try again, with the server's `Retry-After` in ms if given.
-   */
-  async function attemptOnce(
-    method: 'GET' | 'PUT' | 'POST' | 'DELETE',
-    path: string,
-    body: unknown,
-    last: boolean,
-  ): Promise<
-    | { kind: 'answer'; response: Response; text: string }
-    | { kind: 'failed'; error: ApiError }
-    | { kind: 'again'; retryAfterMs?: number }
-  > {
-    const headers: Record<string, string> = {
-      Authorization: `Bearer ${options.apiKey}`,
-      Accept: 'application/json',
-    };
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
-    try {
-      const response = await doFetch(`${baseUrl}${path}`, {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(timeoutMs),
-        redirect: 'error',
-      });
-      if (!last && RETRYABLE_STATUSES.has(response.status)) {
-        // The body of an answer that is retried is never shown; stop reading it.
-        await response.body?.cancel().catch(() => undefined);
-        const retryAfterMs = parseRetryAfterMs(response.headers.get('Retry-After'));
-        return retryAfterMs === undefined ? { kind: 'again' } : { kind: 'again', retryAfterMs };
-      }
-      return { kind: 'answer', response, text: await readBody(response, host) };
-    } catch (err) {
-      if (!last && isRetryableTransportError(err)) return { kind: 'again' };
-      return { kind: 'failed', error: transportError(err, host, timeoutMs) };
-    }
-  }
-
+  const link: Link = {
+    baseUrl,
+    apiKey: options.apiKey,
+    doFetch: options.fetch ?? fetch,
+    timeoutMs: options.timeoutMs ?? REQUEST_TIMEOUT_SECONDS.default * 1000,
+    host: safeHost(baseUrl),
+    retry: resolveRetryOptions(options.retry),
+  };
+  const get = <S extends z.ZodType>(path: string, schema: S, what: string) => request(link, 'GET', path, schema, what);
   return {
     baseUrl,
-    getInteraction: async (sid) =>
-      request('GET', `/interactions/${segment(sid)}`, interactionEnvelope, `Interaction ${sid}`),
-    listPhones: () => request('GET', '/phones', phonesEnvelope, 'The phone list'),
-    getPhone: async (number) => request('GET', `/phones/${segment(number)}`, phoneEnvelope, `Phone ${number}`),
+    getInteraction: async (sid) => get(`/interactions/${segment(sid)}`, interactionEnvelope, `Interaction ${sid}`),
+    listPhones: () => get('/phones', phonesEnvelope, 'The phone list'),
+    getPhone: async (number) => get(`/phones/${segment(number)}`, phoneEnvelope, `Phone ${number}`),
     updatePhone: async (number, update) =>
-      request('PUT', `/phones/${segment(number)}`, phoneEnvelope, `Phone ${number}`, phoneUpdateBody(update)),
+      request(link, 'PUT', `/phones/${segment(number)}`, phoneEnvelope, `Phone ${number}`, phoneUpdateBody(update)),
     createSipTrunk: (input) =>
-      request('POST', '/sip-trunks', sipTrunkEnvelope, 'The new SIP trunk', sipTrunkBody(input)),
-    listSipTrunks: () => request('GET', '/sip-trunks', sipTrunksEnvelope, 'The SIP trunk list'),
-    getSipTrunk: async (sid) => request('GET', `/sip-trunks/${segment(sid)}`, sipTrunkEnvelope, `SIP trunk ${sid}`),
-    listWebhooks: () => request('GET', '/webhooks', webhooksEnvelope, 'The webhook list'),
-    getWebhook: async (sid) => request('GET', `/webhooks/${segment(sid)}`, webhookEnvelope, `Webhook ${sid}`),
-    deleteWebhook: async (sid) => request('DELETE', `/webhooks/${segment(sid)}`, statusOnlyEnvelope, `Webhook ${sid}`),
+      request(link, 'POST', '/sip-trunks', sipTrunkEnvelope, 'The new SIP trunk', sipTrunkBody(input)),
+    listSipTrunks: () => get('/sip-trunks', sipTrunksEnvelope, 'The SIP trunk list'),
+    getSipTrunk: async (sid) => get(`/sip-trunks/${segment(sid)}`, sipTrunkEnvelope, `SIP trunk ${sid}`),
+    listWebhooks: () => get('/webhooks', webhooksEnvelope, 'The webhook list'),
+    getWebhook: async (sid) => get(`/webhooks/${segment(sid)}`, webhookEnvelope, `Webhook ${sid}`),
+    deleteWebhook: async (sid) =>
+      request(link, 'DELETE', `/webhooks/${segment(sid)}`, statusOnlyEnvelope, `Webhook ${sid}`),
   };
+}
+
+/** How one client reaches its workspace. */
+interface Link {
+  /** Base URL without a trailing slash. */
+  baseUrl: string;
+  apiKey: string;
+  doFetch: typeof fetch;
+  /** Timeout of one attempt, in milliseconds. */
+  timeoutMs: number;
+  /** Host of the base URL, as shown in messages. */
+  host: string;
+  retry: Required<RetryOptions>;
+}
+
+type Method = 'GET' | 'PUT' | 'POST' | 'DELETE';
+
+/**
+ * One path segment. `.` and `..` are dot-segments that URL parsing resolves away (sending
+ * DELETE /webhooks/.. to /v1/), and `%2E` is one too, so they are refused like ''.
+ */
+function segment(value: string): string {
+  if (value === '' || value === '.' || value === '..') {
+    throw new ApiError({ kind: 'bad_input', message: `Not a valid identifier: "${value}". Check what was entered.` });
+  }
+  return encodeURIComponent(value);
+}
+
+/**
+ * One call, with retries for reads. Only GET is repeated (spec 4 does not say whether writes
+ * are idempotent). A timeout is not repeated: the user has already waited a full `timeoutMs`,
+ * and a second wait of the same length would look like a hang.
+ */
+async function request<S extends z.ZodType>(
+  link: Link,
+  method: Method,
+  path: string,
+  schema: S,
+  what: string,
+  body?: unknown,
+): Promise<z.output<S>> {
+  const attempts = method === 'GET' ? link.retry.attempts : 1;
+  for (let attempt = 1; ; attempt++) {
+    const last = attempt >= attempts;
+    const outcome = await attemptOnce(link, method, path, body, last);
+    if (outcome.kind === 'answer') return interpret(outcome.response, outcome.text, schema, what, link);
+    if (outcome.kind === 'failed') throw outcome.error;
+    await sleep(retryDelayMs(attempt, link.retry, outcome.retryAfterMs));
+  }
+}
+
+/**
+ * One HTTP exchange with its own timeout. Returns the answer to interpret, a final failure, or
+ * (when `last` is false) a request to try again, with the server's `Retry-After` in ms if given.
+ */
+async function attemptOnce(
+  link: Link,
+  method: Method,
+  path: string,
+  body: unknown,
+  last: boolean,
+): Promise<
+  | { kind: 'answer'; response: Response; text: string }
+  | { kind: 'failed'; error: ApiError }
+  | { kind: 'again'; retryAfterMs?: number }
+> {
+  const headers: Record<string, string> = {
+    Authorization: `Bearer ${link.apiKey}`,
+    Accept: 'application/json',
+  };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  try {
+    const response = await link.doFetch(`${link.baseUrl}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(link.timeoutMs),
+      redirect: 'error',
+    });
+    if (!last && RETRYABLE_STATUSES.has(response.status)) {
+      // The body of an answer that is retried is never shown; stop reading it.
+      await response.body?.cancel().catch(() => undefined);
+      const retryAfterMs = parseRetryAfterMs(response.headers.get('Retry-After'));
+      return retryAfterMs === undefined ? { kind: 'again' } : { kind: 'again', retryAfterMs };
+    }
+    return { kind: 'answer', response, text: await readBody(response, link.host) };
+  } catch (err) {
+    if (!last && isRetryableTransportError(err)) return { kind: 'again' };
+    return { kind: 'failed', error: transportError(err, link.host, link.timeoutMs) };
+  }
 }
 
 /** Spec 4 endpoint 4 body. Spec "Gaps": what an omitted field means is not shown, so untouched fields are never sent. */
@@ -221,8 +241,7 @@ function interpret<S extends z.ZodType>(
   text: string,
   schema: S,
   what: string,
-  host: string,
-  apiKey: string,
+  { host, apiKey }: Link,
 ): z.output<S> {
   let json: unknown;
   let parsed = false;
