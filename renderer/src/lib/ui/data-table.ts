@@ -16,6 +16,24 @@ export interface Column<T> {
   class?: string;
 }
 
+/** How a {@link DataTable} draws and names its rows. */
+export interface TableDefinition<T> {
+  /** The columns, in order; the first one holds the row's "Open" button. */
+  columns: readonly Column<T>[];
+  /** Stable key of a row (its SID or number). */
+  key: (row: T) => string;
+  /** Names the row for people, e.g. "Front desk" or "Unnamed phone +1 415 555 0100". Never empty. */
+  rowLabel: (row: T) => string;
+}
+
+/** The part of a svelte-query list query that {@link ListDetail} reads. */
+export interface ListQuery<T> {
+  isPending: boolean;
+  error: unknown;
+  data: readonly T[] | undefined;
+  refetch: () => unknown;
+}
+
 /** Interactive elements inside a row that do their own thing; a click on them does not open the row. */
 const OWN_CLICKS = 'a, button, input, select, textarea, label, summary, [role="button"]';
 
