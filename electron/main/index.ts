@@ -106,7 +106,7 @@ async function start(): Promise<void> {
   app.on('web-contents-created', (_event, contents) => lockDownWebContents(contents));
 
   const windowStates = createWindowStateStore(userDataDir);
-  let flushWindowState: () => Promise<void> = async () => undefined;
+  let flushWindowState: () => Promise<void> = () => Promise.resolve();
   const openWindow = () =>
     createWindow(windowStates)
       .then((flush) => (flushWindowState = flush))
@@ -181,7 +181,7 @@ async function createWindow(windowStates: WindowStateStore): Promise<() => Promi
     show: false,
     webPreferences: secureWebPreferences(join(__dirname, '../preload/index.js')),
   });
-  const { flush } = rememberWindowState(win, windowStates, (err) =>
+  const remembered = rememberWindowState(win, windowStates, (err) =>
     log.warn('Could not save the window position:', err),
   );
   win.once('ready-to-show', () => {
@@ -189,5 +189,5 @@ async function createWindow(windowStates: WindowStateStore): Promise<() => Promi
     win.show();
   });
   await win.loadURL(devServerUrl ?? APP_INDEX_URL);
-  return flush;
+  return () => remembered.flush();
 }

@@ -53,7 +53,8 @@ export function createTypedApi(raw: RawApi): VoiceReviewApi {
 }
 
 function unwrap(method: ApiMethod, result: unknown): unknown {
-  const r = result as IpcResult<unknown> | null;
+  // Untrusted until checked: only an object with ok true/false and the matching field is a result.
+  const r = result as { ok?: unknown; value?: unknown; error?: unknown } | null;
   if (r && typeof r === 'object' && r.ok === true) return r.value;
   if (r && typeof r === 'object' && r.ok === false && isApiErrorData(r.error)) throw new ApiError(r.error);
   throw new ApiError({

@@ -45,7 +45,7 @@ export interface TranscriptSamples {
 /** Every sample of a benchmark run. */
 export interface BenchResults {
   /** The cell of (link, call, path), created empty on first use. */
-  cell(link: LinkName, call: CallName, path: PathName): Cell;
+  cell: (link: LinkName, call: CallName, path: PathName) => Cell;
   transcript: TranscriptSamples;
 }
 
@@ -68,7 +68,7 @@ function emptyCell(): Cell {
 export function createResults(): BenchResults {
   const cells = new Map<string, Cell>();
   return {
-    cell(link, call, path) {
+    cell: (link, call, path) => {
       const key = `${link}|${call}|${path}`;
       let cell = cells.get(key);
       if (!cell) {

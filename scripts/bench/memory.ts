@@ -70,9 +70,7 @@ export async function pageRendererPid(browser: Browser, page: Page, pageSession:
 export async function readMemory(pid: number, pageSession: CDPSession): Promise<MemoryReading> {
   await pageSession.send('HeapProfiler.collectGarbage');
   await pageSession.send('Performance.enable');
-  const { metrics } = (await pageSession.send('Performance.getMetrics')) as {
-    metrics: Array<{ name: string; value: number }>;
-  };
+  const { metrics } = await pageSession.send('Performance.getMetrics');
   const jsHeapBytes = metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? Number.NaN;
   return { processBytes: pssBytes(pid) ?? Number.NaN, jsHeapBytes };
 }

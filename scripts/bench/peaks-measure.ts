@@ -171,7 +171,7 @@ async function main(): Promise<void> {
     const server = await serve(r.file);
     const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vr-peaks-bench-cache-'));
     const service = createPeaksService({
-      locate: async () => ({ recordingUrl: server.url, baseUrl: 'http://127.0.0.1:1/v1', apiKey: 'bench' }),
+      locate: () => Promise.resolve({ recordingUrl: server.url, baseUrl: 'http://127.0.0.1:1/v1', apiKey: 'bench' }),
       cacheDir,
     });
     const first = await measure(() => service.get(SID));

@@ -343,8 +343,8 @@ async function measureTranscripts(browser: Browser, link: BenchLink, into: Trans
     if (state.error) throw new Error(state.error);
     (call.size === 500 ? into.paint500Ms : into.paint5000Ms).push(state.paintedAt! - state.responseAt!);
     // Let the waveform finish so the next sample does not overlap this call's peaks work.
-    await waitFor(page, WAVEFORM_DONE, 'waveform after the transcript sample').catch((e: Error) =>
-      into.notes.add(e.message.slice(0, 120)),
+    await waitFor(page, WAVEFORM_DONE, 'waveform after the transcript sample').catch((e: unknown) =>
+      into.notes.add((e instanceof Error ? e.message : String(e)).slice(0, 120)),
     );
     if (call.size === 500 && !ticked500) {
       ticked500 = true;

@@ -66,7 +66,7 @@ class BrowserWindow extends EventEmitter {
   loadedUrl?: string;
   constructor(public options: FakeWindow['options']) {
     super();
-    record.windows.push(this as FakeWindow);
+    record.windows.push(this);
   }
   loadURL(url: string) {
     this.loadedUrl = url;
@@ -123,8 +123,9 @@ const fakeElectron = {
   },
   screen: { getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }] },
   shell: {
-    openExternal: async (url: string) => {
+    openExternal: (url: string) => {
       record.opened.push(url);
+      return Promise.resolve();
     },
   },
   webContents: { getAllWebContents: () => [] },

@@ -35,9 +35,9 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await h?.close();
-  foreign?.closeAllConnections();
-  await new Promise<void>((ok) => (foreign ? foreign.close(() => ok()) : ok()));
+  await h.close();
+  foreign.closeAllConnections();
+  await new Promise<void>((ok) => foreign.close(() => ok()));
 });
 
 describe('the built preload on the app page', () => {

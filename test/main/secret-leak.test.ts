@@ -222,14 +222,14 @@ beforeAll(async () => {
     userDataDir: userData,
     secrets: createKeyStorage({ keychain, safeStorage: encryptingSafeStorage(), dir: userData }),
     resourcesDir: join(ROOT, 'resources'),
-    startDemo: async () => ({ ...demo, close: async () => undefined }),
+    startDemo: () => Promise.resolve({ ...demo, close: () => Promise.resolve() }),
     recordingSrc: (sid) => `${RECORDING_SCHEME}://local${recordingPath(sid)}`,
     log,
     fetch: loggingFetch,
   });
   const ipcMain = createIpcMainStandIn();
   registerIpc(ipcMain, stack);
-  const invokeGuarded = async (method: ApiMethod, senderUrl: string, args: unknown[]) =>
+  const invokeGuarded = (method: ApiMethod, senderUrl: string, args: unknown[]) =>
     ipcMain.handlers.get(channelOf(method))!({ senderFrame: { url: senderUrl } }, ...args);
   const { recording, session } = stack;
 
@@ -340,8 +340,8 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await hostile?.close();
-  await demo?.close();
+  await hostile.close();
+  await demo.close();
   rmSync(userData, { recursive: true, force: true });
 });
 

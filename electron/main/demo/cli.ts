@@ -17,7 +17,7 @@ const USAGE = 'Usage: npm run demo-server -- [--port N] [--api-key KEY] [--laten
 function parseArgs(argv: string[]): CliOptions {
   const options: CliOptions = { port: 0, apiKey: undefined, latencyMs: 0 };
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
+    const arg = argv[i] ?? '';
     const [flag, inline] = arg.includes('=')
       ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
       : [arg, undefined];
