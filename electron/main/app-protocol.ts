@@ -1,8 +1,7 @@
 /**
  * The app protocol: production builds load `app://voice-review/index.html` and every asset from
- * the built renderer folder (`out/renderer`) through this handler instead of `file://` (issue 4
- * "App content served through a custom protocol rather than file://"; Electron security
- * checklist, "Avoid usage of the file:// protocol"). A `file://` page may read any local file the
+ * the built renderer folder (`out/renderer`) through this handler instead of `file://` (Electron
+ * security checklist, "Avoid usage of the file:// protocol"). A `file://` page may read any local file the
  * user can; an `app://` page reaches only what this handler serves.
  *
  * Written as a plain `(Request) => Promise<Response>` (like recording-protocol.ts) so Electron's

@@ -29,7 +29,7 @@ export type HandlerTable = Record<ApiMethod, Handler>;
 /** Options of {@link createHandlers}. */
 export interface HandlerOptions {
   session: Session;
-  /** Peaks of recordings (issue 5). */
+  /** Peaks of recordings (decoded in main, cached on disk). */
   peaks: PeaksService;
   /** URL the renderer uses for an interaction's recording (protocol URL in Electron, loopback in the harness). */
   recordingSrc: (sid: string) => string;
@@ -123,8 +123,7 @@ export function createHandlers(options: HandlerOptions): HandlerTable {
 
   /**
    * Runs a read or write of one SID or number on the active workspace's client; a 404 becomes
-   * "WHAT was not found in workspace "NAME"" (issue 4: "404 on a SID or number: not found in
-   * workspace NAME, with what was looked up"). The name is taken before the request, so a switch
+   * "WHAT was not found in workspace "NAME"", saying what was looked up and where. The name is taken before the request, so a switch
    * while it runs cannot put the wrong workspace in the message.
    */
   async function lookUp<T>(what: string, check: string, call: (client: ApiClient) => Promise<T>): Promise<T> {

@@ -1,7 +1,6 @@
 /**
- * The main process's log (issue 4 "Logs ... in the user-data folder, rotated, with the key,
- * `Authorization` headers and `sip_password` redacted"; rule 1 of the brief: the API key is never
- * in a log, `sip_password` never in logs).
+ * The main process's log, in the user-data folder, rotated, with every known key, `Authorization`
+ * headers and `sip_password` redacted: the API key is never in a log, `sip_password` never in logs.
  *
  * electron-log 5 writes `<userData>/logs/main.log`, rotated at about 1 MB into `main.1.log` ...
  * `main.3.log`. A hook runs on every message, for every transport (file, console, ipc), before

@@ -6,8 +6,8 @@ import type { ApiMethod, IpcResult } from '../shared/contract';
 import type { HandlerTable } from './handlers';
 
 /**
- * Scheme of the app's own pages in production builds (issue 4 "App content served through a
- * custom protocol rather than file://"). Registered as privileged (standard, secure, fetch) by main.
+ * Scheme of the app's own pages in production builds (a custom protocol rather than file://, so
+ * a page reaches only what the app protocol serves). Registered as privileged (standard, secure, fetch) by main.
  */
 export const APP_SCHEME = 'app';
 /** Host of every app URL: `app://voice-review/...`. */
@@ -80,7 +80,7 @@ export function secureWebPreferences(preloadPath: string) {
 }
 
 /**
- * Permissions an app page may have (issue 4 "Permission requests denied by default"): only
+ * Permissions an app page may have (denied by default): only
  * `clipboard-sanitized-write`, which the Copy buttons need (`navigator.clipboard.writeText`), and
  * only for the app's own pages. Everything else (camera, microphone, notifications, geolocation,
  * clipboard read, ...) is denied, for every origin. Used for both Electron's permission request
@@ -124,8 +124,7 @@ export interface IpcGuardOptions {
 }
 
 /**
- * The one entry point of every IPC call (issue 4 "`event.senderFrame` checked on every IPC
- * call"): refuses a call whose sender frame is not an app page ({@link isAppUrl}; a missing or
+ * The one entry point of every IPC call, checking `event.senderFrame` on each: refuses a call whose sender frame is not an app page ({@link isAppUrl}; a missing or
  * destroyed frame is refused too) with {@link REFUSED_SENDER_RESULT} and a log line naming the
  * method and the sender's origin, otherwise runs the method's handler. Failed calls are logged
  * (kind, status, message: for support), input refusals at info level, the rest as warnings;

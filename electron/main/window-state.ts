@@ -1,6 +1,5 @@
 /**
- * Window size and position remembered between runs (issue 4 "window size and position
- * remembered"), in `<userData>/window-state.json` (its own file: settings.json holds workspaces).
+ * Window size and position remembered between runs, in `<userData>/window-state.json` (its own file: settings.json holds workspaces).
  *
  * The saved bounds are used only when the window would be visible on one of the displays present
  * now (a laptop undocked from its second monitor must not open its window off-screen); otherwise

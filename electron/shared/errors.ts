@@ -36,7 +36,7 @@ export interface ApiErrorData {
   /**
    * Finer cause of a `network` error: `tls` when the TLS layer failed (untrusted, expired or
    * mismatched certificate, handshake error), so a connection test can say "TLS error" instead of
-   * "unreachable" (issue 4). Absent otherwise.
+   * "unreachable". Absent otherwise.
    */
   detail?: 'tls';
 }

@@ -1,12 +1,12 @@
 /**
- * Measures the peaks service (issue 5 "Peaks off the renderer") on 40-minute recordings served
+ * Measures the peaks service (peaks computed in main, off the renderer) on 40-minute recordings served
  * over loopback HTTP: time to peaks on first view, time when cached, and the process's peak RSS
  * and heap while computing. Not a test: it prints figures.
  *
  *   npx tsx scripts/bench/peaks-measure.ts [--keep]
  *
  * Recordings are generated with sox into a temporary folder (reused with --keep): a 40-minute
- * 8 kHz mono MP3 at 32 kbit/s (about 9.6 MB, like the issue's measurement) and a 40-minute 8 kHz
+ * 8 kHz mono MP3 at 32 kbit/s (about 9.6 MB, like the 9.8 MB reference call) and a 40-minute 8 kHz
  * 16-bit stereo WAV (77 MB, to show memory does not follow file size), and the MP3's audio as
  * Ogg/Opus (the demo workspace's format).
  */

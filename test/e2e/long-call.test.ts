@@ -1,9 +1,9 @@
 /**
- * Issue 5 "Done when", end to end: a 40-minute recording with a 5,000-entry transcript plays at
+ * Long calls end to end: a 40-minute recording with a 5,000-entry transcript plays at
  * once, seeks to minute 35 and plays from there, and the highlighted transcript entry follows.
  *
- * The built renderer runs in Debian's Chromium with `window.api` routed to the real handler table
- * (test/e2e/harness.ts), connected to a voice-agent service on loopback that serves a generated
+ * The built renderer runs in Debian's Chromium with the built preload, its IPC going to main's
+ * stack through the sender guard (test/e2e/harness.ts), connected to a voice-agent service on loopback that serves a generated
  * 40-minute MP3 (8 kHz mono, 32 kbit/s, about 9.6 MB) and its transcript
  * (test/fixtures/long-call.ts). The recording reaches the page through the project's own
  * recording protocol handler, with Range requests.

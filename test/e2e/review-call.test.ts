@@ -1,8 +1,8 @@
 /**
- * The user's story of issue 2, end to end: the built renderer in Debian's Chromium, every
- * `window.api` call routed to the real handler table, against the embedded demo service. Since
- * issue 5 the recording streams through the page's own <audio> element and the waveform is drawn
- * from peaks computed in main; the transcript is a virtual list (rows found by aria-posinset).
+ * Reviewing a call, end to end: the built renderer in Debian's Chromium, every `window.api` call
+ * going through the built preload and the IPC guard to main's handler table, against the embedded
+ * demo service. The recording streams through the page's own <audio> element and the waveform is
+ * drawn from peaks computed in main; the transcript is a virtual list (rows found by aria-posinset).
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * Issue 4 end to end, in Chromium through the real handlers and session: two workspaces (the
+ * Workspaces end to end, in Chromium through the built preload, the IPC guard and main's stack: two workspaces (the
  * embedded demo and a second demo server started here, added through the UI), the Settings
  * screen, a rejected key (401) re-entered from the view, and an unreachable service.
  * Screenshots: test-artifacts/settings.png, workspace-menu.png, unauthorized.png,

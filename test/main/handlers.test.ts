@@ -369,7 +369,7 @@ describe('connecting to a workspace', () => {
   });
 });
 
-describe('not found in a named workspace (issue 4)', () => {
+describe('not found in a named workspace', () => {
   const UNKNOWN_SID = 'interaction_0badc0de-0000-4000-8000-000000000000';
   const UNKNOWN_NUMBER = '+14155550999';
   const UNKNOWN_TRUNK = 'sip_00000000-0000-4000-8000-000000000000';

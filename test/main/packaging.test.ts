@@ -92,7 +92,7 @@ describe('electron-builder.yml', () => {
     expect(packed('test/main/packaging.test.ts')).toBe(false);
   });
 
-  it('builds the Linux packages the issue names', () => {
+  it('builds the Linux packages: AppImage and deb', () => {
     const targets = [config.linux?.target ?? []].flat().map((t) => (typeof t === 'string' ? t : t?.target));
     expect(targets).toEqual(expect.arrayContaining(['AppImage', 'deb']));
   });

@@ -1,10 +1,10 @@
 /**
- * "The first bytes of audio go first" (issue 5): computing peaks downloads the whole recording,
- * which on a slow link or a busy machine would compete with the media element's first Range
- * request. The gate holds a peaks download back until the recording protocol has been streaming
- * that interaction's recording to the player for `graceMs` (time for the player to buffer and
- * start), or `maxWaitMs` has passed (a recording that is never played still gets its waveform). Cached peaks do not wait: the service checks the
- * cache before it asks the gate.
+ * The first bytes of audio go first: computing peaks downloads the whole recording, which on a
+ * slow link or a busy machine would compete with the media element's first Range request. The
+ * gate holds a peaks download back until the recording protocol has been streaming that
+ * interaction's recording to the player for `graceMs` (time for the player to buffer and start),
+ * or `maxWaitMs` has passed (a recording that is never played still gets its waveform). Cached
+ * peaks do not wait: the service checks the cache before it asks the gate.
  */
 
 /** See {@link createPlaybackGate}. */

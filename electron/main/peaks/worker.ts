@@ -1,5 +1,5 @@
 /**
- * Peaks worker thread (issue 5 "Peaks off the renderer": "main (or a worker it owns)"). Decoding a
+ * Peaks worker thread: peaks are computed off the renderer, in a worker main owns. Decoding a
  * long recording is seconds of CPU; here it runs beside main's event loop instead of on it, so
  * IPC and the recording protocol (which streams the audio being played) never wait for it.
  *
