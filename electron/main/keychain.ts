@@ -284,19 +284,23 @@ export function createKeytarStore(options: KeytarStoreOptions = {}): SecretStore
  */
 export function createMemoryStore(): SecretStore {
   const secrets = new Map<string, string>();
+  // Promise.resolve().then: a bad account rejects, as it does with the keychain, instead of throwing.
   return {
-    async get(account) {
-      checkAccount(account);
-      return secrets.get(account) ?? null;
-    },
-    async set(account, secret) {
-      checkAccount(account);
-      checkSecret(secret);
-      secrets.set(account, secret);
-    },
-    async delete(account) {
-      checkAccount(account);
-      return secrets.delete(account);
-    },
+    get: (account) =>
+      Promise.resolve().then(() => {
+        checkAccount(account);
+        return secrets.get(account) ?? null;
+      }),
+    set: (account, secret) =>
+      Promise.resolve().then(() => {
+        checkAccount(account);
+        checkSecret(secret);
+        secrets.set(account, secret);
+      }),
+    delete: (account) =>
+      Promise.resolve().then(() => {
+        checkAccount(account);
+        return secrets.delete(account);
+      }),
   };
 }

@@ -129,7 +129,7 @@ export function createSettingsStore(dir: string): SettingsStore {
         text = await readFile(path, 'utf8');
       } catch (error) {
         if (isErrnoCode(error, 'ENOENT')) return defaultSettings();
-        throw new Error(`Could not read the settings file ${path}: ${(error as Error).message}`);
+        throw new Error(`Could not read the settings file ${path}: ${(error as Error).message}`, { cause: error });
       }
       let json: unknown;
       try {

@@ -23,6 +23,7 @@ import {
   NO_BUS_REASON,
   NO_TOOLS_REASON,
 } from './fixtures/private-bus';
+import { textMatching, textContaining } from './fixtures/matchers';
 
 const PROBE = fileURLToPath(new URL('./fixtures/keychain-probe.ts', import.meta.url));
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -57,13 +58,13 @@ describe('clear errors when no Secret Service is reachable (child process, real 
       ['get', `vitest-${randomUUID()}`],
       isolatedEnv({ DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' }),
     );
-    expect(result).toEqual({ ok: false, kind: 'keychain', message: expect.stringMatching(CANNOT_REACH) });
+    expect(result).toEqual({ ok: false, kind: 'keychain', message: textMatching(CANNOT_REACH) });
     expect(result.message).toContain('gnome-keyring or KWallet');
   }, 40_000);
 
   it('says so when there is no bus at all and no display to autolaunch one', () => {
     const result = runProbe(['set', `vitest-${randomUUID()}`, 'sk-not-stored'], isolatedEnv({}));
-    expect(result).toEqual({ ok: false, kind: 'keychain', message: expect.stringMatching(CANNOT_REACH) });
+    expect(result).toEqual({ ok: false, kind: 'keychain', message: textMatching(CANNOT_REACH) });
     expect(result.message).not.toContain('sk-not-stored');
   }, 40_000);
 
@@ -109,7 +110,7 @@ describe('clear errors when no Secret Service is reachable (child process, real 
           { cwd: REPO_ROOT, env: isolatedEnv({ HOME: dir }), encoding: 'utf8', timeout: 30_000 },
         );
         const lines = jsonLines<ProbeResult>(result);
-        expect(lines).toEqual([{ ok: false, kind: 'keychain', message: expect.stringMatching(CANNOT_REACH) }]);
+        expect(lines).toEqual([{ ok: false, kind: 'keychain', message: textMatching(CANNOT_REACH) }]);
       }, 40_000);
 
       it('asks to unlock the login keyring when it is locked (get gives null, set fails, delete gives false)', () => {
@@ -138,7 +139,7 @@ describe('clear errors when no Secret Service is reachable (child process, real 
         expect(replaced).toEqual({
           ok: false,
           kind: 'keychain',
-          message: expect.stringMatching(/^Unlock your login keyring/),
+          message: textMatching(/^Unlock your login keyring/),
         });
         expect(replaced!.message).not.toContain('sk-after-lock');
         expect(deleted).toEqual({ ok: true, value: false });
@@ -160,7 +161,7 @@ describe('keytar that cannot be loaded', () => {
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({
       kind: 'keychain',
-      message: expect.stringMatching(/^The keychain module could not be loaded/),
+      message: textMatching(/^The keychain module could not be loaded/),
     });
     expect((error as ApiError).message).toMatch(/reinstall/i);
     expect((error as ApiError).message).toContain('NODE_MODULE_VERSION 115');
@@ -169,9 +170,9 @@ describe('keytar that cannot be loaded', () => {
   it('tries to load again on the next call, so a fixed install works without a restart', async () => {
     let attempts = 0;
     const working: KeytarLike = {
-      getPassword: async () => 'sk-found',
-      setPassword: async () => undefined,
-      deletePassword: async () => true,
+      getPassword: () => Promise.resolve('sk-found'),
+      setPassword: () => Promise.resolve(undefined),
+      deletePassword: () => Promise.resolve(true),
     };
     const store = createKeytarStore({
       loadKeytar: () => {
@@ -196,15 +197,13 @@ describe('keytar that cannot be loaded', () => {
   });
 });
 
-describe('which keychain problem an error is (shown in settings, issue 4)', () => {
+describe('which keychain problem an error is (shown in settings)', () => {
   function failingStore(message: string) {
     return createKeytarStore({
       loadKeytar: () => ({
-        getPassword: async () => null,
-        setPassword: async () => {
-          throw new Error(message);
-        },
-        deletePassword: async () => false,
+        getPassword: () => Promise.resolve(null),
+        setPassword: () => Promise.reject(new Error(message)),
+        deletePassword: () => Promise.resolve(false),
       }),
     });
   }
@@ -228,7 +227,7 @@ describe('which keychain problem an error is (shown in settings, issue 4)', () =
       .set('workspace-1', 'sk-x')
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(KeychainError);
-    expect(error).toMatchObject({ kind: 'keychain', problem, message: expect.stringMatching(message) });
+    expect(error).toMatchObject({ kind: 'keychain', problem, message: textMatching(message) });
     expect(classifyKeychainError(error)).toEqual({ problem, message: (error as ApiError).message });
     // The same answer for the raw error, before the store wrapped it.
     expect(classifyKeychainError(new Error(raw))).toEqual({ problem, message: (error as ApiError).message });
@@ -244,7 +243,7 @@ describe('which keychain problem an error is (shown in settings, issue 4)', () =
       .catch((e: unknown) => e);
     expect(classifyKeychainError(error)).toEqual({
       problem: 'not_loaded',
-      message: expect.stringMatching(/^The keychain module could not be loaded/),
+      message: textMatching(/^The keychain module could not be loaded/),
     });
   });
 
@@ -258,16 +257,14 @@ describe('keychain errors never contain the secret', () => {
   it('says the keychain did not answer when GDBus times out (seen with a hung bus)', async () => {
     const store = createKeytarStore({
       loadKeytar: () => ({
-        getPassword: async () => {
-          throw new Error('Timeout was reached');
-        },
-        setPassword: async () => undefined,
-        deletePassword: async () => false,
+        getPassword: () => Promise.reject(new Error('Timeout was reached')),
+        setPassword: () => Promise.resolve(undefined),
+        deletePassword: () => Promise.resolve(false),
       }),
     });
     await expect(store.get('workspace-1')).rejects.toMatchObject({
       kind: 'keychain',
-      message: expect.stringMatching(/^The system keychain did not answer in time/),
+      message: textMatching(/^The system keychain did not answer in time/),
     });
   });
 
@@ -275,15 +272,13 @@ describe('keychain errors never contain the secret', () => {
     const secret = 'sk-live-123456';
     const store = createKeytarStore({
       loadKeytar: () => ({
-        getPassword: async () => null,
-        setPassword: async (_s, _a, password) => {
-          throw new Error(`weird backend failure while writing ${password}`);
-        },
-        deletePassword: async () => false,
+        getPassword: () => Promise.resolve(null),
+        setPassword: (_s, _a, password) => Promise.reject(new Error(`weird backend failure while writing ${password}`)),
+        deletePassword: () => Promise.resolve(false),
       }),
     });
     const error = (await store.set('workspace-1', secret).catch((e: unknown) => e)) as ApiError;
-    expect(error).toMatchObject({ kind: 'keychain', message: expect.stringContaining('could not store the API key') });
+    expect(error).toMatchObject({ kind: 'keychain', message: textContaining('could not store the API key') });
     expect(error.message).not.toContain(secret);
   });
 });

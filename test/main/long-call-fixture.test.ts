@@ -112,8 +112,8 @@ describe('startLongCallServer', () => {
     });
   });
   afterAll(async () => {
-    await server?.close();
-    await throttled?.close();
+    await server.close();
+    await throttled.close();
   });
 
   it('serves the interaction through the real demo service, parsed by the app client', async () => {

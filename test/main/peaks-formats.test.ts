@@ -28,7 +28,8 @@ let servedPath = '/recordings/current';
 beforeAll(async () => {
   host = await startRecordingHost();
   service = createPeaksService({
-    locate: async () => ({ recordingUrl: `${host.origin}${servedPath}`, baseUrl: `${host.origin}/v1`, apiKey: 'k' }),
+    locate: () =>
+      Promise.resolve({ recordingUrl: `${host.origin}${servedPath}`, baseUrl: `${host.origin}/v1`, apiKey: 'k' }),
     cacheDir: null,
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Issue 5: "about 8,000 peaks per channel, more for very long calls", with the exact duration, and
+ * About 8,000 peaks per channel, more for very long calls, with the exact duration, and
  * the sound drawn at the right time however long the call. Feeds synthetic PCM straight into the
  * reducer (a low sample rate keeps hours of audio quick).
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 5 "Peaks off the renderer": how the peaks service fetches recordings. Same rules as the
+ * How the peaks service fetches recordings. Same rules as the
  * recording protocol (key only to the workspace's origin, no redirects with the key, http/https
  * only), typed errors a support person can act on, and one download for concurrent requests.
  * Real HTTP on 127.0.0.1.
@@ -52,7 +52,11 @@ function tempCacheDir(): string {
 /** A service whose only interaction's recording is `recordingUrl`, in a workspace at `workspaceHost`. */
 function serviceFor(recordingUrl: string | null, extra: Partial<PeaksServiceOptions> = {}) {
   const location: RecordingLocation = { recordingUrl, baseUrl: `${workspaceHost.origin}/v1`, apiKey: API_KEY };
-  return createPeaksService({ locate: async (sid) => (sid === SID ? location : null), cacheDir: null, ...extra });
+  return createPeaksService({
+    locate: (sid) => Promise.resolve(sid === SID ? location : null),
+    cacheDir: null,
+    ...extra,
+  });
 }
 
 /** The ApiError `promise` rejects with; fails the test on anything else, or on a key in the message. */
@@ -110,11 +114,12 @@ describe('errors a support person can act on', () => {
   it('a rejected key is unauthorized (401), without the key in the message', async () => {
     workspaceHost.files.set('/v1/recordings/a.wav', { bytes: wav });
     const wrongKey = createPeaksService({
-      locate: async () => ({
-        recordingUrl: `${workspaceHost.origin}/v1/recordings/a.wav`,
-        baseUrl: `${workspaceHost.origin}/v1`,
-        apiKey: 'not-the-key',
-      }),
+      locate: () =>
+        Promise.resolve({
+          recordingUrl: `${workspaceHost.origin}/v1/recordings/a.wav`,
+          baseUrl: `${workspaceHost.origin}/v1`,
+          apiKey: 'not-the-key',
+        }),
       cacheDir: tempCacheDir(),
     });
     const error = await failure(wrongKey.get(SID));
@@ -152,9 +157,7 @@ describe('errors a support person can act on', () => {
 
   it('an error from looking up the interaction passes through as it is', async () => {
     const service = createPeaksService({
-      locate: async () => {
-        throw new ApiError({ kind: 'keychain', message: 'The API key is not in the keychain.' });
-      },
+      locate: () => Promise.reject(new ApiError({ kind: 'keychain', message: 'The API key is not in the keychain.' })),
       cacheDir: null,
     });
     expect((await failure(service.get(SID))).kind).toBe('keychain');

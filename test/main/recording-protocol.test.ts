@@ -80,9 +80,9 @@ function recordingRequest(sid: string, init?: RequestInit): Request {
 function handlerFor(sid: string, location: RecordingLocation | null, options: Partial<RecordingHandlerOptions> = {}) {
   const fetched: string[] = [];
   const handle = createRecordingHandler({
-    locate: async (asked) => (asked === sid ? location : null),
+    locate: (asked) => Promise.resolve(asked === sid ? location : null),
     fetch: (input, init) => {
-      fetched.push(String(input));
+      fetched.push(input instanceof Request ? input.url : input.toString());
       return fetch(input, init);
     },
     ...options,
@@ -268,9 +268,9 @@ describe('refusals', () => {
   ])('answers 400 for %s, without looking anything up', async (_what, url) => {
     let located = 0;
     const handle = createRecordingHandler({
-      locate: async () => {
+      locate: () => {
         located++;
-        return onDemo();
+        return Promise.resolve(onDemo());
       },
     });
     const response = await handle(new Request(url));
@@ -297,9 +297,8 @@ describe('refusals', () => {
 
   it('answers 502 with the reason when the interaction cannot be loaded', async () => {
     const handle = createRecordingHandler({
-      locate: async () => {
-        throw new ApiError({ kind: 'unauthorized', message: 'The service rejected the API key (HTTP 401).' });
-      },
+      locate: () =>
+        Promise.reject(new ApiError({ kind: 'unauthorized', message: 'The service rejected the API key (HTTP 401).' })),
     });
     const response = await handle(recordingRequest(newSid()));
     expect(response.status).toBe(502);

@@ -25,6 +25,7 @@ import {
   NO_BUS_REASON,
   NO_TOOLS_REASON,
 } from './fixtures/private-bus';
+import { objectWith, textMatching } from './fixtures/matchers';
 
 const STATUS_PROBE = fileURLToPath(new URL('./fixtures/keychain-status.ts', import.meta.url));
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -48,9 +49,9 @@ function fakeKeytar() {
   const entries = new Map<string, string>();
   const state = { failWith: null as string | null, hang: false, setCalls: 0 };
   const keytar: KeytarLike = {
-    async getPassword(_service, account) {
-      if (state.failWith) throw new Error(state.failWith);
-      return entries.get(account) ?? null;
+    getPassword(_service, account) {
+      if (state.failWith) return Promise.reject(new Error(state.failWith));
+      return Promise.resolve(entries.get(account) ?? null);
     },
     setPassword(_service, account, password) {
       state.setCalls += 1;
@@ -59,9 +60,9 @@ function fakeKeytar() {
       entries.set(account, password);
       return Promise.resolve();
     },
-    async deletePassword(_service, account) {
-      if (state.failWith) throw new Error(state.failWith);
-      return entries.delete(account);
+    deletePassword(_service, account) {
+      if (state.failWith) return Promise.reject(new Error(state.failWith));
+      return Promise.resolve(entries.delete(account));
     },
   };
   return { entries, state, store: createKeytarStore({ loadKeytar: () => keytar }) };
@@ -179,7 +180,7 @@ describe('the default backend: the OS keychain', () => {
     keytar.state.failWith = LOCKED_COLLECTION;
     const status = await keyStorage.status();
     expect(status.backend).toBe('keychain');
-    expect(status.keychainProblem).toEqual({ problem: 'locked', message: expect.stringMatching(UNLOCK) });
+    expect(status.keychainProblem).toEqual({ problem: 'locked', message: textMatching(UNLOCK) });
   });
 
   it('reports an unreachable Secret Service with what to install', async () => {
@@ -187,7 +188,7 @@ describe('the default backend: the OS keychain', () => {
     keytar.state.failWith = 'Could not connect: No such file or directory';
     expect((await keyStorage.status()).keychainProblem).toEqual({
       problem: 'unavailable',
-      message: expect.stringMatching(CANNOT_REACH),
+      message: textMatching(CANNOT_REACH),
     });
   });
 
@@ -204,7 +205,7 @@ describe('the default backend: the OS keychain', () => {
     const status = await keyStorage.status();
     expect(status.keychainProblem).toEqual({
       problem: 'not_loaded',
-      message: expect.stringMatching(/^The keychain module could not be loaded.*Reinstall Voice Review/),
+      message: textMatching(/^The keychain module could not be loaded.*Reinstall Voice Review/),
     });
     expect(status.safeStorage).toBeNull();
     const error = await rejection(keyStorage.get('workspace-1'));
@@ -238,7 +239,7 @@ describe('the default backend: the OS keychain', () => {
     const status = await keyStorage.status();
     expect(status.keychainProblem).toEqual({
       problem: 'unavailable',
-      message: expect.stringMatching(/did not answer within .* If a keychain prompt is open, answer it/),
+      message: textMatching(/did not answer within .* If a keychain prompt is open, answer it/),
     });
   });
 
@@ -274,7 +275,7 @@ describe('switching to safeStorage', () => {
     const error = await rejection(keyStorage.useSafeStorage(true));
     expect(error).toMatchObject({
       kind: 'bad_input',
-      message: expect.stringMatching(/^Electron safeStorage is not available/),
+      message: textMatching(/^Electron safeStorage is not available/),
     });
     expect((await keyStorage.status()).backend).toBe('keychain');
     expect(existsSync(join(dir, KEY_STORAGE_FILE_NAME))).toBe(false);
@@ -286,7 +287,7 @@ describe('switching to safeStorage', () => {
     const error = await rejection(keyStorage.useSafeStorage(false));
     expect(error).toMatchObject({
       kind: 'bad_input',
-      message: expect.stringMatching(/cannot encrypt on this system.*Unlock or install a keyring/),
+      message: textMatching(/cannot encrypt on this system.*Unlock or install a keyring/),
     });
     expect((await keyStorage.status()).backend).toBe('keychain');
   });
@@ -442,7 +443,7 @@ describe('switching to safeStorage', () => {
     const error = await rejection(harness.get('workspace-1'));
     expect(error).toMatchObject({
       kind: 'keychain',
-      message: expect.stringMatching(/safeStorage is not available in this run/),
+      message: textMatching(/safeStorage is not available in this run/),
     });
   });
 });
@@ -492,9 +493,9 @@ describe('status with a real keytar in a child process', () => {
     });
     expect(jsonLines<StatusLine>(result)).toEqual([
       {
-        status: expect.objectContaining({
+        status: objectWith<SecretStorageStatus>({
           backend: 'keychain',
-          keychainProblem: { problem: 'unavailable', message: expect.stringMatching(CANNOT_REACH) },
+          keychainProblem: { problem: 'unavailable', message: textMatching(CANNOT_REACH) },
         }),
         probeLeftBehind: false,
       },
@@ -522,14 +523,14 @@ describe('status with a real keytar in a child process', () => {
       });
       const [unlocked, locked] = jsonLines<StatusLine>(result);
       expect(unlocked).toEqual({
-        status: expect.objectContaining({
+        status: objectWith<SecretStorageStatus>({
           backend: 'keychain',
           description: 'System keychain (Secret Service)',
           keychainProblem: null,
         }),
         probeLeftBehind: false,
       });
-      expect(locked?.status?.keychainProblem).toEqual({ problem: 'locked', message: expect.stringMatching(UNLOCK) });
+      expect(locked?.status?.keychainProblem).toEqual({ problem: 'locked', message: textMatching(UNLOCK) });
     },
     70_000,
   );

@@ -1,5 +1,5 @@
 /**
- * Workspaces (issue 4) through the session (electron/main/session.ts) and its handler table, over
+ * Workspaces through the session (electron/main/session.ts) and its handler table, over
  * real HTTP on 127.0.0.1: two embedded demo services standing in for two accounts, a small
  * configurable API server (key rotation, HTML pages, 404s, silence), a closed port, and an https
  * server with a self-signed certificate made by openssl for this run. Settings are in a temp
@@ -21,8 +21,9 @@ import type { KeyStorage } from '../../electron/main/secret-storage';
 import type { Session } from '../../electron/main/session';
 import { createSettingsStore, type Settings } from '../../electron/main/settings';
 import { createSessionRig, RESOURCES_DIR } from './fixtures/session-rig';
-import type { ApiMethod, SecretStorageStatus, SessionInfo } from '../../electron/shared/contract';
+import type { ApiMethod, ConnectInput, SecretStorageStatus, SessionInfo } from '../../electron/shared/contract';
 import { ApiError } from '../../electron/shared/errors';
+import { textMatching } from './fixtures/matchers';
 
 const PROD_KEY = 'vr_prod_key_5b1e8f0c2d4a6e88aa01';
 const STAGING_KEY = 'vr_staging_key_77c0d9e1f2a3b4c5';
@@ -86,33 +87,44 @@ function closer(server: http.Server | https.Server): () => Promise<void> {
   };
 }
 
+/** What the fake API answers `req` in its current mode; null for 'silent' (no answer at all). */
+function fakeReply(
+  api: Pick<FakeApi, 'mode' | 'keys'>,
+  req: http.IncomingMessage,
+): { status: number; type: string; body: string } | null {
+  const json = (status: number, body: unknown) => ({ status, type: 'application/json', body: JSON.stringify(body) });
+  switch (api.mode) {
+    case 'silent':
+      return null;
+    case 'html':
+      return {
+        status: 200,
+        type: 'text/html',
+        body: '<!doctype html><html><body><h1>Welcome to our status page</h1></body></html>',
+      };
+    case 'not_found':
+      return { status: 404, type: 'text/html', body: '<html><body>Cannot GET /v1/phones</body></html>' };
+    case 'other_json':
+      return json(200, { status: 'success', items: [{ id: 1 }] });
+    case 'server_error':
+      return json(500, { status: 'error', message: 'Database unavailable' });
+    case 'ok': {
+      const key = (req.headers.authorization ?? '').replace(/^Bearer /, '');
+      if (!api.keys.has(key)) return json(401, { status: 'error', message: 'Invalid API key' });
+      if (req.url === '/v1/phones') return { status: 200, type: 'application/json', body: phonesBody };
+      return json(404, { status: 'error', message: 'Not found' });
+    }
+  }
+}
+
 async function startFakeApi(keys: string[]): Promise<FakeApi> {
   const api: Omit<FakeApi, 'baseUrl' | 'close'> = { keys: new Set(keys), mode: 'ok', authorizations: [] };
   const server = http.createServer((req, res) => {
     api.authorizations.push(req.headers.authorization ?? '');
-    const send = (status: number, type: string, body: string) => {
-      res.writeHead(status, { 'Content-Type': type });
-      res.end(body);
-    };
-    switch (api.mode) {
-      case 'silent':
-        return; // Never answers.
-      case 'html':
-        return send(200, 'text/html', '<!doctype html><html><body><h1>Welcome to our status page</h1></body></html>');
-      case 'not_found':
-        return send(404, 'text/html', '<html><body>Cannot GET /v1/phones</body></html>');
-      case 'other_json':
-        return send(200, 'application/json', JSON.stringify({ status: 'success', items: [{ id: 1 }] }));
-      case 'server_error':
-        return send(500, 'application/json', JSON.stringify({ status: 'error', message: 'Database unavailable' }));
-      case 'ok': {
-        const key = (req.headers.authorization ?? '').replace(/^Bearer /, '');
-        if (!api.keys.has(key))
-          return send(401, 'application/json', JSON.stringify({ status: 'error', message: 'Invalid API key' }));
-        if (req.url === '/v1/phones') return send(200, 'application/json', phonesBody);
-        return send(404, 'application/json', JSON.stringify({ status: 'error', message: 'Not found' }));
-      }
-    }
+    const reply = fakeReply(api, req);
+    if (!reply) return; // 'silent': never answers.
+    res.writeHead(reply.status, { 'Content-Type': reply.type });
+    res.end(reply.body);
   });
   const host = await listen(server);
   const close = closer(server);
@@ -491,14 +503,14 @@ describe('testing a connection', () => {
     expect(await r.session.testWorkspace(id)).toMatchObject({
       ok: false,
       problem: 'not_v1',
-      message: expect.stringMatching(/not with the v1 list of phone numbers/),
+      message: textMatching(/not with the v1 list of phone numbers/),
     });
 
     api.mode = 'server_error';
     expect(await r.session.testWorkspace(id)).toMatchObject({
       ok: false,
       problem: 'server',
-      message: expect.stringMatching(/HTTP 500/),
+      message: textMatching(/HTTP 500/),
     });
 
     // The server goes away: the kept-alive connection is cut, or a new one is refused.
@@ -507,7 +519,7 @@ describe('testing a connection', () => {
     expect(gone).toMatchObject({
       ok: false,
       problem: 'unreachable',
-      message: expect.stringMatching(`^Could not reach ${host}: the connection was (cut|refused)`),
+      message: textMatching(`^Could not reach ${host}: the connection was (cut|refused)`),
     });
     expect(gone.elapsedMs).toBeUndefined();
   });
@@ -767,19 +779,20 @@ describe('key storage', () => {
       get: (account) => memory.get(account),
       set: (account, secret) => memory.set(account, secret),
       delete: (account) => memory.delete(account),
-      status: async () => status,
-      async useSafeStorage(confirmWeak) {
+      status: () => Promise.resolve(status),
+      useSafeStorage(confirmWeak) {
         calls.push(confirmWeak);
-        if (!confirmWeak)
-          throw new ApiError({
-            kind: 'bad_input',
-            message: 'Confirm that the key may be stored with weak protection.',
-          });
+        if (!confirmWeak) {
+          return Promise.reject(
+            new ApiError({ kind: 'bad_input', message: 'Confirm that the key may be stored with weak protection.' }),
+          );
+        }
         status = {
           ...status,
           backend: 'safe_storage',
           description: 'Encrypted file (Electron safeStorage, basic_text)',
         };
+        return Promise.resolve();
       },
     };
     const r = rig({ secrets: storage });
@@ -799,12 +812,18 @@ describe('the key never leaves main', () => {
     const call = async (method: ApiMethod, ...args: unknown[]) => {
       const result = await r.handlers[method](args);
       results.push(result);
-      return result as { ok: boolean; value?: any; error?: any };
+      return result;
+    };
+    /** Connects and returns the new workspace's id. */
+    const connectedId = async (input: ConnectInput): Promise<string> => {
+      const result = (await call('connect', input)) as { value?: SessionInfo };
+      const id = result.value?.workspace?.id;
+      if (id === undefined) throw new Error(`connect to ${input.baseUrl} failed`);
+      return id;
     };
     await call('connect', { name: 'Bad', baseUrl: api.baseUrl, apiKey: WRONG_KEY });
-    const acme = (await call('connect', { name: 'Acme', baseUrl: api.baseUrl, apiKey: PROD_KEY })).value.workspace.id;
-    const prodId = (await call('connect', { name: 'Production', baseUrl: prod.baseUrl, apiKey: PROD_KEY })).value
-      .workspace.id;
+    const acme = await connectedId({ name: 'Acme', baseUrl: api.baseUrl, apiKey: PROD_KEY });
+    const prodId = await connectedId({ name: 'Production', baseUrl: prod.baseUrl, apiKey: PROD_KEY });
     await call('connect', { name: 'Staging', baseUrl: staging.baseUrl, apiKey: STAGING_KEY });
     await call('getSession');
     await call('switchWorkspace', acme);
@@ -825,7 +844,7 @@ describe('the key never leaves main', () => {
 
     // The failures along the way: wrong key on connect, wrong new key, the revoked key, an unknown number.
     const failures = results
-      .filter((res) => (res as { ok: boolean }).ok === false)
+      .filter((res) => !(res as { ok: boolean }).ok)
       .map((res) => (res as { error: { kind: string } }).error.kind);
     expect(failures).toEqual(['unauthorized', 'unauthorized', 'unauthorized', 'not_found']);
     for (const result of results) expectNoKey(result);

@@ -14,7 +14,7 @@ interface SeedInteraction {
   sid: string;
   status: string;
   started_at: number;
-  ended_at?: number;
+  ended_at?: number | null;
   duration?: number;
   log: { role: string; message: string; timestamp: number }[];
 }
