@@ -197,6 +197,21 @@ async function serve(
   return answerWith(appFiles, req, res, `app://voice-review${path === '/' ? '/index.html' : path}`);
 }
 
+/**
+ * Puts the app where a test about the demo workspace starts: every workspace but the demo one
+ * removed (keys included), none active, the page loaded afresh (nothing left open by an earlier
+ * test), and the demo workspace opened from the welcome screen as a user opens it.
+ */
+export async function openDemoAfresh(h: Harness): Promise<void> {
+  for (const workspace of (await h.session.info()).workspaces) {
+    if (!workspace.isDemo) await h.session.removeWorkspace(workspace.id);
+  }
+  await h.session.disconnect();
+  await h.page.reload();
+  await h.page.getByRole('button', { name: 'Open demo workspace' }).click();
+  await h.page.getByLabel('Current workspace').getByText('Demo workspace').waitFor();
+}
+
 /** Playback time in seconds, read from the player's slider (what a screen reader announces). */
 export async function playerTimeSeconds(page: Page): Promise<number> {
   const value = await page.getByRole('slider', { name: /Playback position/ }).getAttribute('aria-valuenow');

@@ -6,16 +6,23 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Interaction } from '../../electron/shared/domain';
 import { ensureBuilt } from './build';
-import { ARTIFACTS_DIR, playerTimeSeconds, showInteraction, startHarness, type Harness } from './harness';
+import {
+  ARTIFACTS_DIR,
+  openDemoAfresh,
+  playerTimeSeconds,
+  showInteraction,
+  startHarness,
+  type Harness,
+} from './harness';
 import { activeEntry, clickEntry, transcriptSize, waveformDrawn } from './review-helpers';
 
 let h: Harness;
 let call: Interaction;
 let inProgressSid: string;
-/** Every request the page made for a recording: how (resource type) and which bytes (Range). */
+/** Every request the page made for a recording in the current test: how (resource type) and which bytes (Range). */
 const recordingRequests: Array<{ type: string; range: string | null }> = [];
 
 beforeAll(async () => {
@@ -26,10 +33,9 @@ beforeAll(async () => {
       recordingRequests.push({ type: request.resourceType(), range: request.headers()['range'] ?? null });
     }
   });
-  await h.page.getByRole('button', { name: 'Open demo workspace' }).click();
-  await h.page.getByLabel('Current workspace').getByText('Demo workspace').waitFor();
 
   // Pick the longest finished call of the seed, and the one still in progress.
+  await h.session.openDemo();
   const session = await h.session.info();
   const calls: Interaction[] = [];
   for (const demo of session.demoInteractions) {
@@ -41,8 +47,20 @@ beforeAll(async () => {
   inProgressSid = calls.find((c) => !c.recording.available)!.sid;
 });
 
+// Each test starts on a freshly loaded page in the demo workspace, with no call shown.
+beforeEach(async () => {
+  h.pageErrors.length = 0;
+  await openDemoAfresh(h);
+  recordingRequests.length = 0;
+});
+
+afterEach(() => {
+  // A 404 for the unknown SID is not a page error: it arrives as data through the bridge.
+  expect(h.pageErrors).toEqual([]);
+});
+
 afterAll(async () => {
-  await h?.close();
+  await h.close();
 });
 
 describe('reviewing a call by SID', () => {
@@ -68,6 +86,7 @@ describe('reviewing a call by SID', () => {
   });
 
   it('draws the waveform from peaks computed in main, without the page fetching the recording', async () => {
+    await showInteraction(h.page, call.sid);
     await h.page.waitForFunction(() => !document.body.innerText.includes('Drawing waveform'), undefined, {
       timeout: 20_000,
     });
@@ -86,6 +105,7 @@ describe('reviewing a call by SID', () => {
   });
 
   it('plays the recording and the highlighted entry advances with the audio', async () => {
+    await showInteraction(h.page, call.sid);
     await h.page.getByLabel('Speed').selectOption('2');
     await h.page.getByRole('button', { name: 'Play' }).click();
     await h.page.waitForFunction(
@@ -119,6 +139,8 @@ describe('reviewing a call by SID', () => {
     const targetRow = Math.floor(call.log.length * 0.75);
     const target = call.log[targetRow]!;
     expect(target.offsetSeconds).not.toBeNull();
+    await showInteraction(h.page, call.sid);
+    // A click on an entry seeks there and plays from there.
     await clickEntry(h.page, targetRow);
     await h.page.waitForFunction(
       (offset) =>
@@ -154,10 +176,5 @@ describe('reviewing a call by SID', () => {
     await alert.waitFor();
     await expect(alert.innerText()).resolves.toMatch(/was not found in (this )?workspace/);
     await expect(alert.getByRole('button', { name: 'Retry' }).isVisible()).resolves.toBe(true);
-  });
-
-  it('logged no errors in the page', () => {
-    // A 404 for the unknown SID is not a page error: it arrives as data through the bridge.
-    expect(h.pageErrors).toEqual([]);
   });
 });
