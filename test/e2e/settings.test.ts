@@ -1,22 +1,25 @@
 /**
- * Workspaces end to end, in Chromium through the built preload, the IPC guard and main's stack: two workspaces (the
- * embedded demo and a second demo server started here, added through the UI), the Settings
- * screen, a rejected key (401) re-entered from the view, and an unreachable service.
+ * Workspaces end to end, in Chromium through the built preload, the IPC guard and main's stack:
+ * two workspaces (the embedded demo and a second demo server started for each test, added through
+ * the UI or, where the adding is not what is tested, through the handler), the Settings screen, a
+ * rejected key (401) re-entered from the view, and an unreachable service. Each test starts from
+ * the demo workspace alone, on a freshly loaded page.
  * Screenshots: test-artifacts/settings.png, workspace-menu.png, unauthorized.png,
  * unauthorized-reenter.png, unreachable.png, keychain-problem.png, keychain-weak-dialog.png.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startDemoServer, type DemoServer } from '../../electron/main/demo/server';
 import type { IpcResult, SecretStorageStatus, SessionInfo } from '../../electron/shared/contract';
 import { ensureBuilt } from './build';
-import { ARTIFACTS_DIR, ROOT, startHarness, type Harness } from './harness';
+import { ARTIFACTS_DIR, openDemoAfresh, ROOT, startHarness, type Harness } from './harness';
 
 const RESOURCES = join(ROOT, 'resources');
 const SECOND = 'Second demo server';
 
 let h: Harness;
+/** A second demo service of the test's own, started for each test (tests stop or restart it). */
 let second: DemoServer | null = null;
 
 async function section(name: string) {
@@ -31,23 +34,47 @@ async function openMenuItem(name: RegExp) {
   await h.page.getByRole('menu', { name: 'Workspaces' }).getByRole('menuitem', { name }).click();
 }
 
+/** The running second service (started by beforeEach; a test that stops it sets `second` to null). */
+function secondServer(): DemoServer {
+  if (!second) throw new Error('The second demo service is not running.');
+  return second;
+}
+
+/** Adds the second service as a workspace (it becomes active) and loads the page again on it. */
+async function addSecondWorkspace(): Promise<void> {
+  const server = secondServer();
+  const connected = await h.handlers.connect([{ name: SECOND, baseUrl: server.baseUrl, apiKey: server.apiKey }]);
+  if (!connected.ok) throw new Error(`Could not add ${SECOND}: ${JSON.stringify(connected.error)}`);
+  await h.page.reload();
+  await h.page.getByLabel('Current workspace').getByText(SECOND).waitFor();
+}
+
 beforeAll(async () => {
   ensureBuilt();
   mkdirSync(ARTIFACTS_DIR, { recursive: true });
-  second = await startDemoServer({ resourcesDir: RESOURCES });
   h = await startHarness({ viewport: { width: 1280, height: 820 } });
-  await h.page.getByRole('button', { name: 'Open demo workspace' }).click();
-  await h.page.getByLabel('Current workspace').getByText('Demo workspace').waitFor();
+});
+
+// Each test starts with a second service running and only the demo workspace, open on a fresh page.
+beforeEach(async () => {
+  h.pageErrors.length = 0;
+  second = await startDemoServer({ resourcesDir: RESOURCES });
+  await openDemoAfresh(h);
+});
+
+afterEach(async () => {
+  await second?.close();
+  second = null;
+  expect(h.pageErrors).toEqual([]);
 });
 
 afterAll(async () => {
-  await h?.close();
-  await second?.close();
+  await h.close();
 });
 
 describe('workspaces and the Settings screen', () => {
   it('adds a second workspace through the UI; Settings lists both, the new one active, and the key storage', async () => {
-    const server = second!;
+    const server = secondServer();
     await openMenuItem(/Add workspace…/);
     const form = h.page.getByRole('region', { name: 'Add a workspace' });
     await form.getByLabel('Workspace name').fill(SECOND);
@@ -88,6 +115,7 @@ describe('workspaces and the Settings screen', () => {
   });
 
   it('the header menu lists both workspaces, the active one checked', async () => {
+    await addSecondWorkspace();
     await h.page
       .getByLabel('Current workspace')
       .getByRole('button', { name: /^Workspace:/ })
@@ -113,12 +141,12 @@ describe('workspaces and the Settings screen', () => {
   });
 
   it('a rejected key (401) is explained in the view and can be re-entered there; the view then loads', async () => {
+    await addSecondWorkspace();
     // The second service now accepts another key only (a rotated key), on the same address.
-    const port = Number(new URL(second!.baseUrl).port);
-    await second!.close();
+    const port = Number(new URL(secondServer().baseUrl).port);
+    await secondServer().close();
     second = await startDemoServer({ resourcesDir: RESOURCES, port, apiKey: 'demo_rotated0123456789abcdef' });
 
-    await h.page.getByRole('button', { name: `Back to ${SECOND}` }).click();
     await section('Phones');
     const phones = h.page.getByRole('region', { name: 'Phones' });
     const alert = phones.getByRole('alert');
@@ -135,7 +163,7 @@ describe('workspaces and the Settings screen', () => {
     await expect(dialog.getByLabel('API key', { exact: true }).inputValue()).resolves.toBe('demo_wrong');
     await h.page.screenshot({ path: join(ARTIFACTS_DIR, 'unauthorized-reenter.png') });
 
-    await dialog.getByLabel('API key', { exact: true }).fill(second!.apiKey);
+    await dialog.getByLabel('API key', { exact: true }).fill(secondServer().apiKey);
     await dialog.getByRole('button', { name: 'Test and save key' }).click();
     await phones.getByRole('table').waitFor();
     await expect(dialog.isVisible()).resolves.toBe(false);
@@ -143,8 +171,9 @@ describe('workspaces and the Settings screen', () => {
   });
 
   it('an unreachable service says so, and Retry tries again', async () => {
-    const sid = second!.interactions[0]!.sid;
-    await second!.close();
+    await addSecondWorkspace();
+    const sid = secondServer().interactions[0]!.sid;
+    await secondServer().close();
     second = null;
 
     await section('Interactions');
@@ -160,7 +189,6 @@ describe('workspaces and the Settings screen', () => {
     await alert.getByRole('button', { name: 'Retry' }).waitFor({ timeout: 30_000 });
     await expect(alert.innerText()).resolves.toMatch(/reach|refused|unreachable/i);
     await h.page.screenshot({ path: join(ARTIFACTS_DIR, 'unreachable.png') });
-    expect(h.pageErrors).toEqual([]);
   });
 });
 
