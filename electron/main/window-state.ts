@@ -52,9 +52,9 @@ const TITLE_BAR_DIP = 32;
 /** Part of the title bar's width that must be on one display, in DIP. */
 const MIN_VISIBLE_TITLE_DIP = 120;
 
-const finite = z.number().finite();
+// z.number() refuses Infinity and NaN (zod 4), so every number here is finite.
 const stateSchema = z.object({
-  bounds: z.object({ x: finite, y: finite, width: finite.positive(), height: finite.positive() }),
+  bounds: z.object({ x: z.number(), y: z.number(), width: z.number().positive(), height: z.number().positive() }),
   maximized: z.boolean(),
 });
 

@@ -35,39 +35,62 @@ export function createWorkerDecoder(scriptPath: string, options: WorkerDecoderOp
   const maxInFlight = options.maxChunksInFlight ?? 8;
   return async (chunks) => {
     const worker = new Worker(scriptPath);
-    let inFlight = 0;
-    let wakeSender: (() => void) | null = null;
+    const flow = createFlowControl(maxInFlight);
     const result = new Promise<ComputedPeaks>((resolve, reject) => {
       worker.on('message', (message: WorkerResponse) => {
-        if (message.type === 'ack') {
-          inFlight -= 1;
-          wakeSender?.();
-          wakeSender = null;
-        } else if (message.type === 'done') resolve(message.peaks);
+        if (message.type === 'ack') flow.acknowledged();
+        else if (message.type === 'done') resolve(message.peaks);
         else reject(new ApiError(message.error));
       });
       worker.on('error', () => reject(new ApiError({ kind: 'invalid_response', message: UNDECODABLE_MESSAGE })));
       worker.on('exit', () => reject(new ApiError({ kind: 'invalid_response', message: UNDECODABLE_MESSAGE })));
     });
     // The worker may fail early (unknown format): stop sending then.
-    let failed = false;
-    result.catch(() => {
-      failed = true;
-      wakeSender?.();
-    });
+    result.catch(() => flow.stop());
     try {
       for await (const chunk of chunks) {
-        if (failed) break;
+        if (flow.stopped()) break;
         // Copy into a buffer of its own so transferring it cannot detach memory the stream still uses.
         const data = chunk.slice();
         worker.postMessage({ type: 'chunk', data } satisfies WorkerRequest, [data.buffer]);
-        inFlight += 1;
-        while (inFlight >= maxInFlight && !failed) await new Promise<void>((resolve) => (wakeSender = resolve));
+        await flow.sent();
       }
-      if (!failed) worker.postMessage({ type: 'end' } satisfies WorkerRequest);
+      if (!flow.stopped()) worker.postMessage({ type: 'end' } satisfies WorkerRequest);
       return await result;
     } finally {
       await worker.terminate();
     }
+  };
+}
+
+/**
+ * Flow control of one decoding run: counts chunks the worker has not acknowledged yet, and holds
+ * the sender while `maxInFlight` are waiting, until an acknowledgement or until the run stops.
+ */
+function createFlowControl(maxInFlight: number) {
+  let inFlight = 0;
+  let stopped = false;
+  let wakeSender: (() => void) | null = null;
+  const wake = () => {
+    wakeSender?.();
+    wakeSender = null;
+  };
+  return {
+    /** Counts a chunk sent; resolves once there is room for the next one (or the run stopped). */
+    async sent(): Promise<void> {
+      inFlight += 1;
+      while (inFlight >= maxInFlight && !stopped) await new Promise<void>((resolve) => (wakeSender = resolve));
+    },
+    /** The worker consumed a chunk. */
+    acknowledged(): void {
+      inFlight -= 1;
+      wake();
+    },
+    /** The run failed: nothing more is sent, and a waiting sender goes on. */
+    stop(): void {
+      stopped = true;
+      wake();
+    },
+    stopped: (): boolean => stopped,
   };
 }

@@ -8,13 +8,18 @@
  * out: `{ type: 'ack' }` once per chunk consumed (flow control), then
  * `{ type: 'done', peaks: ComputedPeaks }` or `{ type: 'error', error: ApiErrorData }`.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, type MessagePort } from 'node:worker_threads';
 import { ApiError } from '../../shared/errors';
 import { decodeToPeaks, UNDECODABLE_MESSAGE } from './decode';
 import type { WorkerRequest, WorkerResponse } from './worker-decoder';
 
-const port = parentPort;
-if (!port) throw new Error('peaks worker: must run as a worker thread');
+/** The port to main. @throws Error when this file is run other than as a worker thread. */
+function portToMain(): MessagePort {
+  if (!parentPort) throw new Error('peaks worker: must run as a worker thread');
+  return parentPort;
+}
+
+const port = portToMain();
 
 const queue: Uint8Array[] = [];
 let ended = false;
@@ -41,7 +46,7 @@ async function* chunks(): AsyncGenerator<Uint8Array> {
 }
 
 function post(message: WorkerResponse): void {
-  port!.postMessage(message);
+  port.postMessage(message);
 }
 
 decodeToPeaks(chunks()).then(
