@@ -29,7 +29,7 @@ export interface RestoreProblem {
 }
 
 /** What {@link createActiveWorkspace} is built from. */
-export interface ActiveWorkspaceDeps {
+interface ActiveWorkspaceDeps {
   registry: WorkspaceRegistry;
   keys: WorkspaceKeys;
   startDemo: () => Promise<DemoHandle>;

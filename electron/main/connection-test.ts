@@ -8,7 +8,7 @@ import { ApiError } from '../shared/errors';
 import { createApiClient } from './api/client';
 
 /** What a connection test talks to. */
-export interface ConnectionTarget {
+interface ConnectionTarget {
   /** Base URL ending in `/v1`. */
   baseUrl: string;
   apiKey: string;

@@ -7,20 +7,12 @@
  * Every failure is an ApiError of kind `keychain` (key storage failed) with a sentence saying what
  * to do. Callers run one operation at a time (read-modify-write of the one file).
  */
-import { readFile, rename } from 'node:fs/promises';
+import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { KeyStorageChoice } from './key-storage-choice';
 import { writePrivateFile } from './private-file';
-import {
-  encryptionAvailable,
-  isErrnoCode,
-  messageOf,
-  safeStorageBackendName,
-  storageError,
-  WEAK_BACKEND,
-  type SafeStorageLike,
-} from './safe-storage';
+import { messageOf, readOptionalFile, readySafeStorage, storageError, type SafeStorageLike } from './safe-storage';
 
 /** File (in the user-data folder) holding the keys encrypted with safeStorage. */
 export const SECRETS_FILE_NAME = 'secrets.enc.json';
@@ -38,7 +30,7 @@ const fileSchema = z.object({ version: z.literal(1), secrets: z.record(z.string(
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /** See {@link createEncryptedFileStore}. `choice` is the active choice (its weak-backend consent). */
-export interface EncryptedFileStore {
+interface EncryptedFileStore {
   get(choice: KeyStorageChoice, account: string): Promise<string | null>;
   set(choice: KeyStorageChoice, account: string, secret: string): Promise<void>;
   /** True when there was a key to delete. */
@@ -67,28 +59,6 @@ function parseSecrets(text: string): Map<string, Entry> | null {
   return entries;
 }
 
-/** safeStorage, ready to encrypt and decrypt for the active choice. */
-function readySafeStorage(
-  safeStorage: SafeStorageLike | null,
-  choice: KeyStorageChoice,
-): { safeStorage: SafeStorageLike; backendName: string } {
-  if (!safeStorage) {
-    throw storageError(
-      'Keys are set to be kept in an encrypted file (Electron safeStorage), but safeStorage is not available in this run of Voice Review. Start Voice Review normally (not from a test harness), then try again.',
-    );
-  }
-  const backendName = safeStorageBackendName(safeStorage);
-  if (backendName === WEAK_BACKEND && choice.weakConfirmed) safeStorage.setUsePlainTextEncryption?.(true);
-  if (!encryptionAvailable(safeStorage)) {
-    throw storageError(
-      backendName === WEAK_BACKEND
-        ? 'Electron safeStorage no longer finds the keyring it used to encrypt your keys (it now reports basic_text). Start gnome-keyring or KWallet again and restart Voice Review.'
-        : `Electron safeStorage cannot encrypt or decrypt right now (backend ${backendName}). Unlock your keyring (gnome-keyring or KWallet), then restart Voice Review.`,
-    );
-  }
-  return { safeStorage, backendName };
-}
-
 /** Creates the store for the user-data folder `dir`; `now` (ms) stamps a damaged file moved aside. */
 export function createEncryptedFileStore(
   dir: string,
@@ -108,7 +78,7 @@ class EncryptedFile implements EncryptedFileStore {
   async get(choice: KeyStorageChoice, account: string): Promise<string | null> {
     const entry = (await this.read()).get(account);
     if (!entry) return null;
-    const { safeStorage, backendName } = readySafeStorage(this.safeStorage, choice);
+    const { safeStorage, backendName } = readySafeStorage(this.safeStorage, choice.weakConfirmed);
     try {
       return safeStorage.decryptString(Buffer.from(entry.encrypted, 'base64'));
     } catch {
@@ -123,7 +93,7 @@ class EncryptedFile implements EncryptedFileStore {
   }
 
   async set(choice: KeyStorageChoice, account: string, secret: string): Promise<void> {
-    const { safeStorage, backendName } = readySafeStorage(this.safeStorage, choice);
+    const { safeStorage, backendName } = readySafeStorage(this.safeStorage, choice.weakConfirmed);
     let encrypted: Buffer;
     try {
       encrypted = safeStorage.encryptString(secret);
@@ -147,15 +117,12 @@ class EncryptedFile implements EncryptedFileStore {
 
   /** The entries of the file (an empty map when there is none), or 'damaged'. */
   private async load(): Promise<Map<string, Entry> | 'damaged'> {
-    let text: string;
-    try {
-      text = await readFile(this.path, 'utf8');
-    } catch (error) {
-      if (isErrnoCode(error, 'ENOENT')) return new Map();
-      throw storageError(
+    const text = await readOptionalFile(this.path, (error) =>
+      storageError(
         `Voice Review could not read the encrypted key file ${this.path} (${messageOf(error)}). Check that you can read the user-data folder, then try again.`,
-      );
-    }
+      ),
+    );
+    if (text === null) return new Map();
     return parseSecrets(text) ?? 'damaged';
   }
 

@@ -7,7 +7,6 @@
  * folder, apart from settings.json on purpose. Missing or unreadable means the keychain.
  */
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { SecretStorageStatus } from '../shared/contract';
@@ -15,11 +14,10 @@ import { ApiError } from '../shared/errors';
 import { writePrivateFile } from './private-file';
 import {
   encryptionAvailable,
-  isErrnoCode,
+  isWeak,
   messageOf,
-  safeStorageBackendName,
+  readOptionalFile,
   storageError,
-  WEAK_BACKEND,
   type SafeStorageLike,
 } from './safe-storage';
 
@@ -72,7 +70,7 @@ export function backendDescription(choice: KeyStorageChoice, safe: SecretStorage
 }
 
 /** See {@link createChoiceStore}. */
-export interface ChoiceStore {
+interface ChoiceStore {
   /** The saved choice (read once, then kept). @throws ApiError `keychain` when the file cannot be read. */
   load(): Promise<KeyStorageChoice>;
   /**
@@ -90,16 +88,11 @@ export function createChoiceStore(dir: string, safeStorage: SafeStorageLike | nu
 
   async function load(): Promise<KeyStorageChoice> {
     if (choice) return choice;
-    let text: string | null = null;
-    try {
-      text = await readFile(path, 'utf8');
-    } catch (error) {
-      if (!isErrnoCode(error, 'ENOENT')) {
-        throw storageError(
-          `Voice Review could not read ${path} (${messageOf(error)}). Check that you can read the user-data folder, then restart Voice Review.`,
-        );
-      }
-    }
+    const text = await readOptionalFile(path, (error) =>
+      storageError(
+        `Voice Review could not read ${path} (${messageOf(error)}). Check that you can read the user-data folder, then restart Voice Review.`,
+      ),
+    );
     // Choice: a damaged choice file falls back to the keychain (the default); at worst the user is
     // asked for keys again and offered safeStorage again, whose file is still readable then.
     const parsed = text === null ? null : choiceSchema.safeParse(parseJson(text));
@@ -109,7 +102,7 @@ export function createChoiceStore(dir: string, safeStorage: SafeStorageLike | nu
 
   async function useSafeStorage(confirmWeak: boolean): Promise<void> {
     if (!safeStorage) throw badInput(NO_SAFE_STORAGE_MESSAGE);
-    const weak = safeStorageBackendName(safeStorage) === WEAK_BACKEND;
+    const weak = isWeak(safeStorage);
     if (weak && !confirmWeak) throw badInput(WEAK_MESSAGE);
     const plainTextWasOff = weak && !encryptionAvailable(safeStorage);
     if (weak) safeStorage.setUsePlainTextEncryption?.(true);

@@ -14,13 +14,13 @@ export const KEYCHAIN_PROBE_ACCOUNT = '__voice-review-probe__';
 const PROBE_VALUE = 'probe, not a secret';
 
 /** What is wrong with the keychain, as settings shows it. */
-export interface KeychainProblemReport {
+interface KeychainProblemReport {
   problem: KeychainProblem;
   message: string;
 }
 
 /** Options of {@link createKeychainProbe}. */
-export interface KeychainProbeOptions {
+interface KeychainProbeOptions {
   keychain: SecretStore;
   /** How long a probe result is reused, in milliseconds. */
   cacheMs: number;
@@ -31,7 +31,7 @@ export interface KeychainProbeOptions {
 }
 
 /** See {@link createKeychainProbe}. */
-export interface KeychainProbe {
+interface KeychainProbe {
   /** The keychain's problem, or null when it works; from the cache while fresh. Never rejects. */
   problem(): Promise<KeychainProblemReport | null>;
   /**

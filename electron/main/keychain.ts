@@ -245,34 +245,29 @@ export function createKeytarStore(options: KeytarStoreOptions = {}): SecretStore
     return keytar;
   }
 
+  /** Runs one keytar call; its failure becomes the {@link KeychainError} for `action`, without `secret`. */
+  async function run<T>(action: KeychainAction, call: (k: KeytarLike) => Promise<T>, secret?: string): Promise<T> {
+    const k = load();
+    try {
+      return await call(k);
+    } catch (error) {
+      throw toKeychainError(error, action, secret);
+    }
+  }
+
   return {
     async get(account) {
       checkAccount(account);
-      const k = load();
-      try {
-        return await k.getPassword(service, account);
-      } catch (error) {
-        throw toKeychainError(error, 'read');
-      }
+      return await run('read', (k) => k.getPassword(service, account));
     },
     async set(account, secret) {
       checkAccount(account);
       checkSecret(secret);
-      const k = load();
-      try {
-        await k.setPassword(service, account, secret);
-      } catch (error) {
-        throw toKeychainError(error, 'store', secret);
-      }
+      await run('store', (k) => k.setPassword(service, account, secret), secret);
     },
     async delete(account) {
       checkAccount(account);
-      const k = load();
-      try {
-        return await k.deletePassword(service, account);
-      } catch (error) {
-        throw toKeychainError(error, 'delete');
-      }
+      return await run('delete', (k) => k.deletePassword(service, account));
     },
   };
 }

@@ -4,6 +4,7 @@
  * folder (the backend choice, key-storage-choice.ts, and the encrypted keys,
  * encrypted-file-store.ts).
  */
+import { readFile } from 'node:fs/promises';
 import type { SecretStorageStatus } from '../shared/contract';
 import { ApiError } from '../shared/errors';
 
@@ -23,6 +24,11 @@ export interface SafeStorageLike {
 
 /** The safeStorage backend that only obfuscates with a fixed password (Linux without a keyring). */
 export const WEAK_BACKEND = 'basic_text';
+
+/** True when safeStorage would use {@link WEAK_BACKEND}. */
+export function isWeak(safeStorage: SafeStorageLike): boolean {
+  return safeStorageBackendName(safeStorage) === WEAK_BACKEND;
+}
 
 /** Name of safeStorage's backend: Linux reports it; elsewhere it is the platform's own service. */
 export function safeStorageBackendName(safeStorage: SafeStorageLike): string {
@@ -59,14 +65,49 @@ export function safeStorageStatus(safeStorage: SafeStorageLike | null): SecretSt
   return { available, weak, backendName };
 }
 
+/**
+ * `safeStorage`, ready to encrypt and decrypt the keys of the encrypted file. `weakConfirmed`: the
+ * user agreed to the weak backend, so plain-text encryption is switched on for it.
+ * @throws ApiError `keychain` when there is no safeStorage or it cannot encrypt now.
+ */
+export function readySafeStorage(
+  safeStorage: SafeStorageLike | null,
+  weakConfirmed: boolean,
+): { safeStorage: SafeStorageLike; backendName: string } {
+  if (!safeStorage) {
+    throw storageError(
+      'Keys are set to be kept in an encrypted file (Electron safeStorage), but safeStorage is not available in this run of Voice Review. Start Voice Review normally (not from a test harness), then try again.',
+    );
+  }
+  const backendName = safeStorageBackendName(safeStorage);
+  if (backendName === WEAK_BACKEND && weakConfirmed) safeStorage.setUsePlainTextEncryption?.(true);
+  if (!encryptionAvailable(safeStorage)) {
+    throw storageError(
+      backendName === WEAK_BACKEND
+        ? 'Electron safeStorage no longer finds the keyring it used to encrypt your keys (it now reports basic_text). Start gnome-keyring or KWallet again and restart Voice Review.'
+        : `Electron safeStorage cannot encrypt or decrypt right now (backend ${backendName}). Unlock your keyring (gnome-keyring or KWallet), then restart Voice Review.`,
+    );
+  }
+  return { safeStorage, backendName };
+}
+
 /** An ApiError of kind `keychain` (key storage failed) with `message`. */
 export function storageError(message: string): ApiError {
   return new ApiError({ kind: 'keychain', message });
 }
 
-/** True when `error` is a Node system error with this `code` (e.g. 'ENOENT'). */
-export function isErrnoCode(error: unknown, code: string): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;
+/**
+ * The text of a file key storage keeps, or null when there is none.
+ * @throws the error `cannotRead` makes of any other read failure (an unreadable folder, say).
+ */
+export async function readOptionalFile(path: string, cannotRead: (error: unknown) => ApiError): Promise<string | null> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+    if (code === 'ENOENT') return null;
+    throw cannotRead(error);
+  }
 }
 
 /** The message of an Error, or the value as text. */

@@ -21,7 +21,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { normalizeBaseUrl } from '../shared/base-url';
-import type { ConnectInput, ConnectionTestResult, Preferences, SessionInfo, WorkspaceInfo } from '../shared/contract';
+import type {
+  ConnectInput,
+  ConnectionTestResult,
+  Preferences,
+  SessionInfo,
+  VoiceReviewApi,
+  WorkspaceInfo,
+} from '../shared/contract';
 import { ApiError } from '../shared/errors';
 import { createActiveWorkspace, type ActiveWorkspace, type DemoHandle } from './active-workspace';
 import { createApiClient, type ApiClient } from './api/client';
@@ -56,8 +63,27 @@ export interface SessionDeps {
   fetch?: typeof fetch;
 }
 
+/**
+ * The workspace operations of the bridge (see VoiceReviewApi in shared/contract.ts), each answering
+ * with the new {@link SessionInfo}; the functions implementing them below say what each does and
+ * throws.
+ */
+type WorkspaceOperations = Pick<
+  VoiceReviewApi,
+  | 'connect'
+  | 'openDemo'
+  | 'disconnect'
+  | 'switchWorkspace'
+  | 'renameWorkspace'
+  | 'changeWorkspaceKey'
+  | 'testWorkspace'
+  | 'removeWorkspace'
+  | 'useSafeStorage'
+  | 'setPreferences'
+>;
+
 /** See {@link createSession}. Every method rejects with an {@link ApiError} unless said otherwise. */
-export interface Session {
+export interface Session extends WorkspaceOperations {
   /** The active workspace, every saved one, a restore problem if any, key storage status, preferences. */
   info(): Promise<SessionInfo>;
   /**
@@ -65,61 +91,6 @@ export interface Session {
    * restore problem's error (kind `keychain`) when the saved active workspace's key could not be read.
    */
   client(): Promise<ApiClient>;
-  /**
-   * Adds a workspace after a cheap authenticated read (GET /phones) with the given key, stores the
-   * key, and makes it active. A base URL equal to an existing (non-demo) workspace's updates that
-   * workspace (its key, and its name when one is given) instead of adding another. On any failure
-   * nothing is stored.
-   */
-  connect(input: ConnectInput): Promise<SessionInfo>;
-  /** Starts the embedded demo service (once) and makes the demo workspace active. */
-  openDemo(): Promise<SessionInfo>;
-  /** No workspace active any more; workspaces and keys are kept. */
-  disconnect(): Promise<SessionInfo>;
-  /**
-   * Makes a saved workspace active (remembered across restarts); its key is read from storage.
-   * @throws ApiError `bad_input` for an unknown id; `keychain` when the key is missing or the key
-   *   storage fails (then the previously active workspace stays active).
-   */
-  switchWorkspace(id: string): Promise<SessionInfo>;
-  /**
-   * Renames a workspace (the demo one too). The name is trimmed and must be 1 to 200 characters.
-   * @throws ApiError `bad_input` for an unknown id or a bad name.
-   */
-  renameWorkspace(id: string, name: string): Promise<SessionInfo>;
-  /**
-   * Replaces a workspace's key. The new key is first tried with a cheap read (GET /phones) against
-   * that workspace's base URL; only if that works is it stored. If the workspace is active its
-   * client is rebuilt with the new key; if it is the workspace whose restore failed, it becomes
-   * active. Nothing else is cleared and the old key is never returned.
-   * @throws ApiError `bad_input` (unknown id, demo workspace, empty key), the read's error
-   *   (`unauthorized`, `network`, ...) or `keychain`; in each case nothing changed.
-   */
-  changeWorkspaceKey(id: string, apiKey: string): Promise<SessionInfo>;
-  /**
-   * Tests a saved workspace's base URL and key with one GET /phones (timeout from the preferences).
-   * Resolves with the verdict, also when the test fails; rejects only for an unknown id.
-   */
-  testWorkspace(id: string): Promise<ConnectionTestResult>;
-  /**
-   * Removes a workspace and deletes its key from storage (the demo has none). Removing the active
-   * workspace leaves none active.
-   * @throws ApiError `bad_input` for an unknown id; the key storage's error (kind `keychain`) when
-   *   deleting the key fails, in which case the workspace is kept.
-   */
-  removeWorkspace(id: string): Promise<SessionInfo>;
-  /**
-   * Switches key storage to Electron safeStorage (see KeyStorage.useSafeStorage).
-   * @throws ApiError `bad_input` when the key storage cannot switch (plain SecretStore), when
-   *   safeStorage cannot encrypt here, or when it is weak and `confirmWeak` is false.
-   */
-  useSafeStorage(confirmWeak: boolean): Promise<SessionInfo>;
-  /**
-   * Saves the preferences in settings.json; the active client is rebuilt so the new request timeout
-   * (seconds, 3 to 120) applies to the next call.
-   * @throws ApiError `bad_input` for a timeout that is not a whole number of seconds in range.
-   */
-  setPreferences(preferences: Preferences): Promise<SessionInfo>;
   /** Name of the active workspace, for messages such as "not found in workspace NAME". */
   activeWorkspaceName(): string | null;
   /** Remembers the `recording_url` of an interaction just fetched. */
@@ -172,29 +143,14 @@ export function createSession(deps: SessionDeps): Session {
     client: () => active.client(),
     connect: (input) => change(() => connect(parts, input)),
     openDemo: () => change(() => openDemo(parts)),
-    disconnect: () =>
-      change(async () => {
-        await registry.setActiveId(null);
-        active.clear();
-      }),
-    switchWorkspace: (id) =>
-      change(async () => {
-        // Kind 'keychain' when the key cannot be read; the previous workspace stays active.
-        const { workspace, apiKey } = await active.resolve(await registry.find(id));
-        await registry.setActiveId(id);
-        active.activate(workspace, apiKey);
-      }),
+    disconnect: () => change(() => disconnect(parts)),
+    switchWorkspace: (id) => change(() => switchWorkspace(parts, id)),
     renameWorkspace: (id, name) => change(() => renameWorkspace(parts, id, name)),
     changeWorkspaceKey: (id, apiKey) => change(() => changeWorkspaceKey(parts, id, apiKey)),
     testWorkspace: (id) => testWorkspace(parts, id),
     removeWorkspace: (id) => change(() => removeWorkspace(parts, id)),
-    useSafeStorage: (confirmWeak) => change(() => keys.useSafeStorage(confirmWeak)),
-    setPreferences: (preferences) =>
-      change(async () => {
-        await registry.setPreferences(preferences);
-        // The client holds its timeout; a new one picks up the new value.
-        active.rebuildClient();
-      }),
+    useSafeStorage: (confirmWeak) => change(() => useSafeStorage(parts, confirmWeak)),
+    setPreferences: (preferences) => change(() => setPreferences(parts, preferences)),
     activeWorkspaceName: () => active.workspace()?.name ?? null,
     rememberRecording: (sid, recordingUrl) => {
       active.rememberRecording(sid, recordingUrl);
@@ -220,7 +176,12 @@ async function sessionInfo({ registry, keys, active }: Parts): Promise<SessionIn
   };
 }
 
-/** See {@link Session.connect}. */
+/**
+ * Adds a workspace after a cheap authenticated read (GET /phones) with the given key, stores the
+ * key, and makes it active. A base URL equal to an existing (non-demo) workspace's updates that
+ * workspace (its key, and its name when one is given) instead of adding another. On any failure
+ * nothing is stored.
+ */
 async function connect({ registry, keys, active, fetch }: Parts, input: ConnectInput): Promise<void> {
   const base = normalizeBaseUrl(input.baseUrl);
   if (!base.ok) throw badInput(base.message);
@@ -243,7 +204,7 @@ async function connect({ registry, keys, active, fetch }: Parts, input: ConnectI
   active.activate({ id, name, baseUrl: base.url, isDemo: false }, apiKey);
 }
 
-/** See {@link Session.openDemo}. */
+/** Starts the embedded demo service (once) and makes the demo workspace active. */
 async function openDemo({ registry, active }: Parts): Promise<void> {
   const d = await active.demo();
   const s = await registry.settings();
@@ -252,7 +213,10 @@ async function openDemo({ registry, active }: Parts): Promise<void> {
   active.activate({ id: DEMO_WORKSPACE_ID, name, baseUrl: d.baseUrl, isDemo: true }, d.apiKey);
 }
 
-/** See {@link Session.renameWorkspace}. */
+/**
+ * Renames a workspace (the demo one too). The name is trimmed and must be 1 to 200 characters.
+ * @throws ApiError `bad_input` for an unknown id or a bad name.
+ */
 async function renameWorkspace({ registry, active }: Parts, id: string, name: string): Promise<void> {
   await registry.find(id);
   const newName = checkName(name);
@@ -260,7 +224,14 @@ async function renameWorkspace({ registry, active }: Parts, id: string, name: st
   active.renamed(id, newName);
 }
 
-/** See {@link Session.changeWorkspaceKey}. */
+/**
+ * Replaces a workspace's key. The new key is first tried with a cheap read (GET /phones) against
+ * that workspace's base URL; only if that works is it stored. If the workspace is active its
+ * client is rebuilt with the new key; if it is the workspace whose restore failed, it becomes
+ * active. Nothing else is cleared and the old key is never returned.
+ * @throws ApiError `bad_input` (unknown id, demo workspace, empty key), the read's error
+ *   (`unauthorized`, `network`, ...) or `keychain`; in each case nothing changed.
+ */
 async function changeWorkspaceKey({ registry, keys, active, fetch }: Parts, id: string, apiKey: string): Promise<void> {
   const stored = await registry.find(id);
   if (stored.id === DEMO_WORKSPACE_ID) throw badInput('The demo workspace has no key to change.');
@@ -272,7 +243,12 @@ async function changeWorkspaceKey({ registry, keys, active, fetch }: Parts, id: 
   active.keyChanged(stored, newKey);
 }
 
-/** See {@link Session.removeWorkspace}. */
+/**
+ * Removes a workspace and deletes its key from storage (the demo has none). Removing the active
+ * workspace leaves none active.
+ * @throws ApiError `bad_input` for an unknown id; the key storage's error (kind `keychain`) when
+ *   deleting the key fails, in which case the workspace is kept.
+ */
 async function removeWorkspace({ registry, keys, active }: Parts, id: string): Promise<void> {
   const stored = await registry.find(id);
   // Choice: a failed delete keeps the workspace (and throws), so a key is never left in
@@ -282,7 +258,10 @@ async function removeWorkspace({ registry, keys, active }: Parts, id: string): P
   await active.removed(id);
 }
 
-/** See {@link Session.testWorkspace}. */
+/**
+ * Tests a saved workspace's base URL and key with one GET /phones (timeout from the preferences).
+ * Resolves with the verdict, also when the test fails; rejects only for an unknown id.
+ */
 async function testWorkspace({ registry, active, fetch }: Parts, id: string): Promise<ConnectionTestResult> {
   await active.ensureRestored();
   const stored = await registry.find(id);
@@ -295,4 +274,42 @@ async function testWorkspace({ registry, active, fetch }: Parts, id: string): Pr
   }
   const { workspace, apiKey } = target;
   return testConnection({ baseUrl: workspace.baseUrl, apiKey, timeoutMs: registry.timeoutMs(), fetch });
+}
+
+/** No workspace active any more; workspaces and keys are kept. */
+async function disconnect({ registry, active }: Parts): Promise<void> {
+  await registry.setActiveId(null);
+  active.clear();
+}
+
+/**
+ * Makes a saved workspace active (remembered across restarts); its key is read from storage.
+ * @throws ApiError `bad_input` for an unknown id; `keychain` when the key is missing or the key
+ *   storage fails (then the previously active workspace stays active).
+ */
+async function switchWorkspace({ registry, active }: Parts, id: string): Promise<void> {
+  // Kind 'keychain' when the key cannot be read; the previous workspace stays active.
+  const { workspace, apiKey } = await active.resolve(await registry.find(id));
+  await registry.setActiveId(id);
+  active.activate(workspace, apiKey);
+}
+
+/**
+ * Switches key storage to Electron safeStorage (see KeyStorage.useSafeStorage).
+ * @throws ApiError `bad_input` when the key storage cannot switch (plain SecretStore), when
+ *   safeStorage cannot encrypt here, or when it is weak and `confirmWeak` is false.
+ */
+async function useSafeStorage({ keys }: Parts, confirmWeak: boolean): Promise<void> {
+  await keys.useSafeStorage(confirmWeak);
+}
+
+/**
+ * Saves the preferences in settings.json; the active client is rebuilt so the new request timeout
+ * (seconds, 3 to 120) applies to the next call.
+ * @throws ApiError `bad_input` for a timeout that is not a whole number of seconds in range.
+ */
+async function setPreferences({ registry, active }: Parts, preferences: Preferences): Promise<void> {
+  await registry.setPreferences(preferences);
+  // The client holds its timeout; a new one picks up the new value.
+  active.rebuildClient();
 }

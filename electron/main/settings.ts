@@ -36,7 +36,7 @@ export interface Settings {
 }
 
 /** The preferences of a new install. */
-export function defaultPreferences(): Preferences {
+function defaultPreferences(): Preferences {
   return { requestTimeoutSeconds: REQUEST_TIMEOUT_SECONDS.default };
 }
 
@@ -91,7 +91,7 @@ const loadSchema = settingsSchema.extend({
 });
 
 /** File name of the settings file inside the user-data folder. */
-export const SETTINGS_FILE_NAME = 'settings.json';
+const SETTINGS_FILE_NAME = 'settings.json';
 
 function defaultSettings(): Settings {
   return { version: 1, workspaces: [], activeWorkspaceId: null, preferences: defaultPreferences() };

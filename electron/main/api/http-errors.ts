@@ -25,7 +25,7 @@ export function kindOfStatus(status: number): ApiErrorKind {
 }
 
 /** What the API client knows about a request that got an error status. */
-export interface ApiStatusContext {
+interface ApiStatusContext {
   /** What was asked for, as a sentence start: "Interaction CA…", "The phone list". */
   what: string;
   /** Host of the workspace's base URL, as shown in messages. */

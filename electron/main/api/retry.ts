@@ -15,7 +15,7 @@ export interface RetryOptions {
 }
 
 /** The settings used when {@link RetryOptions} leaves a field out. */
-export const DEFAULT_RETRY: Readonly<Required<RetryOptions>> = { attempts: 3, baseDelayMs: 300, maxDelayMs: 5_000 };
+const DEFAULT_RETRY: Readonly<Required<RetryOptions>> = { attempts: 3, baseDelayMs: 300, maxDelayMs: 5_000 };
 
 /**
  * HTTP statuses after which a read is repeated: rate limiting (429) and the gateway/overload

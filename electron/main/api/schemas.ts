@@ -7,7 +7,7 @@
  * `invalid_response` error.
  */
 import { z } from 'zod';
-import type { LogEntry, Phone, SipTrunk, Webhook } from '../../shared/domain';
+import type { Interaction, LogEntry, Phone, SipTrunk, Webhook } from '../../shared/domain';
 import { epochToMs, resolveDurationSeconds, resolveLogOffsets } from './timestamps';
 
 const optString = z
@@ -79,22 +79,10 @@ const interactionWire = z.object({
 });
 
 /** An interaction after parsing: the domain type minus the playable source, plus the raw URL. */
-export interface ParsedInteraction {
-  sid: string;
-  fromNumber: string | null;
-  toNumber: string | null;
-  direction: string | null;
-  type: string | null;
-  status: string | null;
-  agentSid: string | null;
-  startedAtMs: number | null;
-  endedAtMs: number | null;
-  durationSeconds: number | null;
-  variables: Record<string, string>;
-  log: LogEntry[];
+export type ParsedInteraction = Omit<Interaction, 'recording'> & {
   /** Address of the recording as the server gave it (not validated here), or null. */
   recordingUrl: string | null;
-}
+};
 
 /** Spec 4 endpoint 1 response: `{ status, interaction }`, normalized with the rules of timestamps.ts. */
 export const interactionEnvelope = z

@@ -16,9 +16,9 @@
  */
 
 /** Epoch values at or above this are milliseconds (rule 1). */
-export const EPOCH_MS_THRESHOLD = 1e11;
+const EPOCH_MS_THRESHOLD = 1e11;
 /** Log timestamps at or above this are absolute epoch times, not offsets (rule 3). 1e9 s = 2001-09-09. */
-export const ABSOLUTE_TIMESTAMP_THRESHOLD = 1e9;
+const ABSOLUTE_TIMESTAMP_THRESHOLD = 1e9;
 
 /** Rule 1: an epoch value in seconds or milliseconds, returned in milliseconds. */
 export function epochToMs(value: number): number {

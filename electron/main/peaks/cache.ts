@@ -20,7 +20,7 @@ import { z } from 'zod';
 import type { ComputedPeaks } from './reduce';
 
 /** Default size cap of the cache folder, in bytes (64 MiB: about 250 40-minute stereo calls). */
-export const DEFAULT_CACHE_MAX_BYTES = 64 * 1024 * 1024;
+const DEFAULT_CACHE_MAX_BYTES = 64 * 1024 * 1024;
 
 /** Bumped when the peaks algorithm or the file layout changes, so old entries are not reused. */
 const CACHE_FORMAT = 1;

@@ -6,7 +6,7 @@
 export type AudioFormat = 'wav' | 'mp3' | 'ogg-opus' | 'ogg-vorbis' | 'ogg-flac' | 'flac';
 
 /** Result of {@link detectFormat}. */
-export type FormatGuess =
+type FormatGuess =
   | { kind: 'format'; format: AudioFormat }
   /** Recognised but not decoded here (e.g. "WebM"), or `name` null when not recognised at all. */
   | { kind: 'unsupported'; name: string | null }

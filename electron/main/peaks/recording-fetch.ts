@@ -12,7 +12,7 @@ import type { ComputedPeaks } from './reduce';
 import type { PeaksDecoder } from './worker-decoder';
 
 /** One HTTP exchange with the recording server, with the protocol's key and redirect rules. */
-export interface Fetcher {
+interface Fetcher {
   /** Resolves with the response once headers arrive; `stall` keeps the timeout alive while the body is read. */
   request(method: 'GET' | 'HEAD', headers?: Record<string, string>): Promise<{ response: Response; stall: StallTimer }>;
   keyAttached: boolean;

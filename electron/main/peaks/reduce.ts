@@ -10,16 +10,16 @@ import type { RecordingPeaks } from '../../shared/contract';
 export type ComputedPeaks = Omit<RecordingPeaks, 'fromCache'>;
 
 /** Fine buckets per second of audio (each holds the min and max of 10 ms of samples). */
-export const FINE_BUCKETS_PER_SECOND = 100;
+const FINE_BUCKETS_PER_SECOND = 100;
 
-/** Peaks per channel for a recording of up to {@link LONG_CALL_SECONDS}. */
-export const BASE_PEAK_COUNT = 8_000;
+/** Peaks per channel for a recording of up to 2,000 s (about 33 minutes). */
+const BASE_PEAK_COUNT = 8_000;
 
-/** Peaks per second of audio beyond {@link LONG_CALL_SECONDS} (so long calls keep detail). */
-export const LONG_CALL_PEAKS_PER_SECOND = 4;
-
-/** Duration from which {@link LONG_CALL_PEAKS_PER_SECOND} gives more than {@link BASE_PEAK_COUNT}: 2,000 s, about 33 minutes. */
-export const LONG_CALL_SECONDS = BASE_PEAK_COUNT / LONG_CALL_PEAKS_PER_SECOND;
+/**
+ * Peaks per second of audio for long calls (so they keep detail): from 2,000 s on
+ * (BASE_PEAK_COUNT / LONG_CALL_PEAKS_PER_SECOND) this gives more than {@link BASE_PEAK_COUNT}.
+ */
+const LONG_CALL_PEAKS_PER_SECOND = 4;
 
 /**
  * Most fine buckets kept per channel. Past it, neighbouring buckets are merged in pairs and the
@@ -42,7 +42,7 @@ export function peakCountFor(durationSeconds: number, fineBuckets: number): numb
 }
 
 /** Rounds an amplitude to 4 decimals (1e-4 is below a pixel at any waveform height) and clamps it to [-1, 1]. */
-export function roundAmplitude(value: number): number {
+function roundAmplitude(value: number): number {
   const clamped = value > 1 ? 1 : value < -1 ? -1 : value;
   const rounded = Math.round(clamped * 10_000) / 10_000;
   return rounded === 0 ? 0 : rounded; // no -0 in the JSON
