@@ -204,11 +204,10 @@ function renderInteraction(source: SourceInteraction, workDir: string): Rendered
   };
 
   addSilence(LEAD_IN_SECONDS);
+  let previousSpoken: boolean | null = null;
   source.log.forEach((line, index) => {
-    if (index > 0) {
-      const previousSpoken = isSpoken(source.log[index - 1]!.role);
-      addSilence(previousSpoken ? 0.4 + random() * 0.5 : UNSPOKEN_GAP_SECONDS);
-    }
+    if (previousSpoken !== null) addSilence(previousSpoken ? 0.4 + random() * 0.5 : UNSPOKEN_GAP_SECONDS);
+    previousSpoken = isSpoken(line.role);
     offsetsSeconds.push(cursor / RENDER_RATE);
     if (!isSpoken(line.role)) return;
     const agent = line.role === 'agent';
@@ -253,6 +252,19 @@ function encodeRecording(source: SourceInteraction, rendered: Rendered, workDir:
   return fileName;
 }
 
+/** The source log, each entry stamped with `toTimestamp` of its offset in the recording (seconds). */
+function timedLog(
+  source: SourceInteraction,
+  rendered: Rendered,
+  toTimestamp: (offsetSeconds: number) => number,
+): WireInteraction['log'] {
+  return source.log.map((line, index) => {
+    const offset = rendered.offsetsSeconds[index];
+    if (offset === undefined) throw new Error(`${source.sid}: log entry ${index} has no offset in the recording`);
+    return { ...line, timestamp: toTimestamp(offset) };
+  });
+}
+
 function toWire(source: SourceInteraction, rendered: Rendered, recordingFile: string | null): WireInteraction {
   const random = seededRandom(source.sid + ':ms');
   const startMs = Date.parse(source.started_at);
@@ -272,7 +284,6 @@ function toWire(source: SourceInteraction, rendered: Rendered, recordingFile: st
     variables: source.variables,
     log: [],
   };
-  const offsets = rendered.offsetsSeconds;
   switch (source.timestamp_variant) {
     case 'A':
     case 'D':
@@ -281,7 +292,7 @@ function toWire(source: SourceInteraction, rendered: Rendered, recordingFile: st
         wire.ended_at = startSeconds + durationSeconds;
         wire.duration = source.timestamp_variant === 'D' ? Math.round(rendered.totalSeconds * 1000) : durationSeconds;
       }
-      wire.log = source.log.map((line, i) => ({ ...line, timestamp: round2(offsets[i]!) }));
+      wire.log = timedLog(source, rendered, round2);
       break;
     case 'B': {
       const startMsWithFraction = startSeconds * 1000 + Math.floor(random() * 1000);
@@ -290,10 +301,7 @@ function toWire(source: SourceInteraction, rendered: Rendered, recordingFile: st
         wire.ended_at = startMsWithFraction + Math.round(rendered.totalSeconds * 1000);
         wire.duration = durationSeconds;
       }
-      wire.log = source.log.map((line, i) => ({
-        ...line,
-        timestamp: startMsWithFraction + Math.round(offsets[i]! * 1000),
-      }));
+      wire.log = timedLog(source, rendered, (offset) => startMsWithFraction + Math.round(offset * 1000));
       break;
     }
     case 'C':
@@ -302,7 +310,7 @@ function toWire(source: SourceInteraction, rendered: Rendered, recordingFile: st
         wire.ended_at = startSeconds + durationSeconds;
         wire.duration = durationSeconds;
       }
-      wire.log = source.log.map((line, i) => ({ ...line, timestamp: round2(startSeconds + offsets[i]!) }));
+      wire.log = timedLog(source, rendered, (offset) => round2(startSeconds + offset));
       break;
     default:
       throw new Error(`Unknown timestamp_variant for ${source.sid}: ${String(source.timestamp_variant)}`);
@@ -310,7 +318,7 @@ function toWire(source: SourceInteraction, rendered: Rendered, recordingFile: st
   if (recordingFile !== null) wire.recording_url = `recordings/${recordingFile}`;
   // Key order as in spec 2, so the seed reads like a real response.
   const { log, variables, recording_url, ...head } = wire;
-  return { ...head, variables, ...(recording_url === undefined ? {} : { recording_url }), log } as WireInteraction;
+  return { ...head, variables, ...(recording_url === undefined ? {} : { recording_url }), log };
 }
 
 function main(): void {
