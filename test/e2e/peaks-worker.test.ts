@@ -4,8 +4,9 @@
  * decoded in the worker or in-process, failures must arrive as the same typed errors, and a
  * failed download must not be mistaken for an undecodable recording.
  */
-import { readFileSync, rmSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeToPeaks } from '../../electron/main/peaks/decode';
 import { createWorkerDecoder, type PeaksDecoder } from '../../electron/main/peaks/worker-decoder';
 import { ApiError } from '../../electron/shared/errors';
@@ -16,9 +17,9 @@ import { PEAKS_WORKER } from './harness';
 let fixtures: AudioFixtures;
 let inWorker: PeaksDecoder;
 
-/** The file as a stream of 4 KiB chunks, as a download would deliver it. */
-async function* chunksOf(file: string, failAfterBytes?: number): AsyncGenerator<Uint8Array> {
-  const bytes = readFileSync(file);
+/** The file (or bytes) as a stream of 4 KiB chunks, as a download would deliver it. */
+async function* chunksOf(source: string | Uint8Array, failAfterBytes?: number): AsyncGenerator<Uint8Array> {
+  const bytes = typeof source === 'string' ? await readFile(source) : source;
   for (let at = 0; at < bytes.length; at += 4096) {
     if (failAfterBytes !== undefined && at >= failAfterBytes) {
       throw new ApiError({ kind: 'network', message: 'The recording server could not be reached.' });
@@ -31,11 +32,9 @@ beforeAll(() => {
   ensureBuilt();
   fixtures = generateAudioFixtures();
   inWorker = createWorkerDecoder(PEAKS_WORKER, { maxChunksInFlight: 4 });
+  const dir = fixtures.dir;
+  return () => rmSync(dir, { recursive: true, force: true });
 }, 180_000);
-
-afterAll(() => {
-  if (fixtures) rmSync(fixtures.dir, { recursive: true, force: true });
-});
 
 describe('peaks decoded in the worker thread', () => {
   it('draws the same mono and stereo waveforms as in-process decoding', async () => {
@@ -59,13 +58,10 @@ describe('peaks decoded in the worker thread', () => {
   });
 
   it('reports bytes that are not audio as undecodable, with the message the player shows', async () => {
-    async function* garbage(): AsyncGenerator<Uint8Array> {
-      yield new TextEncoder().encode('<html><body>Sign in</body></html>'.repeat(100));
-    }
-    await expect(inWorker(garbage())).rejects.toMatchObject({
-      kind: 'invalid_response',
-      message: expect.stringMatching(/could not be decoded/),
-    });
+    const notAudio = new TextEncoder().encode('<html><body>Sign in</body></html>'.repeat(100));
+    const failure = inWorker(chunksOf(notAudio));
+    await expect(failure).rejects.toMatchObject({ kind: 'invalid_response' });
+    await expect(failure).rejects.toThrow(/could not be decoded/);
   });
 
   it('passes a failed download through as that failure, not as an undecodable recording', async () => {
