@@ -141,6 +141,29 @@ function sortLog(log: LogEntry[]): LogEntry[] {
   return keyed.sort((a, b) => a.key - b.key || a.entry.index - b.entry.index).map((k) => k.entry);
 }
 
+/** `snake_case` as `camelCase`, as a type: `sip_trunk` -> `sipTrunk`. */
+type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}`
+  ? `${Head}${Capitalize<CamelCase<Tail>>}`
+  : S;
+
+/** An object with its keys in camelCase. */
+type Camelized<T> = { [K in keyof T as K extends string ? CamelCase<K> : K]: T[K] };
+
+/**
+ * The wire object with its keys renamed from the spec's snake_case to the domain's camelCase,
+ * values unchanged. Only for parsed wire objects (their keys are the schema's, nothing else).
+ */
+function camelized<T extends object>(wire: T): Camelized<T> {
+  const renamed = Object.entries(wire).map(([key, value]) => [
+    key.replace(/_([a-z])/g, (_match, letter: string) => letter.toUpperCase()),
+    value as unknown,
+  ]);
+  return Object.fromEntries(renamed) as Camelized<T>;
+}
+
+/** When a phone, SIP trunk or webhook was created and last updated (strings as the server sent them). */
+const timestampFields = { created_at: optString, updated_at: optString };
+
 const phoneWire = z
   .object({
     sid: optString,
@@ -150,21 +173,11 @@ const phoneWire = z
       .object({ sid: optString, name: optString, system: optBool })
       .nullish()
       .transform((t) => t ?? null),
-    created_at: optString,
-    updated_at: optString,
     inbound_agent_id: optString,
     outbound_agent_id: optString,
+    ...timestampFields,
   })
-  .transform((p): Phone => ({
-    sid: p.sid,
-    name: p.name,
-    number: p.number,
-    sipTrunk: p.sip_trunk,
-    createdAt: p.created_at,
-    updatedAt: p.updated_at,
-    inboundAgentId: p.inbound_agent_id,
-    outboundAgentId: p.outbound_agent_id,
-  }));
+  .transform((wire): Phone => camelized(wire));
 
 /** Spec 4 endpoint 2. */
 export const phonesEnvelope = z.object({ phones: z.array(phoneWire) }).transform((e) => e.phones);
@@ -176,20 +189,11 @@ const sipTrunkWire = z
     sid: z.string().min(1),
     name: optString,
     termination_uri: optString,
-    created_at: optString,
-    updated_at: optString,
+    ...timestampFields,
     sip_username: optString,
     sip_password: optString,
   })
-  .transform((t): SipTrunk => ({
-    sid: t.sid,
-    name: t.name,
-    terminationUri: t.termination_uri,
-    createdAt: t.created_at,
-    updatedAt: t.updated_at,
-    sipUsername: t.sip_username,
-    sipPassword: t.sip_password,
-  }));
+  .transform((wire): SipTrunk => camelized(wire));
 
 /** Spec 4 endpoint 6. */
 export const sipTrunksEnvelope = z.object({ sip_trunks: z.array(sipTrunkWire) }).transform((e) => e.sip_trunks);
@@ -203,8 +207,7 @@ const webhookWire = z
     url: optString,
     call_started_event: optBool,
     call_ended_event: optBool,
-    created_at: optString,
-    updated_at: optString,
+    ...timestampFields,
     api_key: z
       .object({ sid: optString, name: optString })
       .nullish()
@@ -214,16 +217,7 @@ const webhookWire = z
       .nullish()
       .transform((v) => v ?? null),
   })
-  .transform((w): Webhook => ({
-    sid: w.sid,
-    url: w.url,
-    callStartedEvent: w.call_started_event,
-    callEndedEvent: w.call_ended_event,
-    createdAt: w.created_at,
-    updatedAt: w.updated_at,
-    apiKey: w.api_key,
-    phoneNumber: w.phone_number,
-  }));
+  .transform((wire): Webhook => camelized(wire));
 
 /** Spec 4 endpoint 8. */
 export const webhooksEnvelope = z.object({ webhooks: z.array(webhookWire) }).transform((e) => e.webhooks);
