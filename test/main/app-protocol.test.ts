@@ -134,7 +134,8 @@ describe('app://voice-review serves the built renderer', () => {
 });
 
 describe('recordings fetched cross-origin by the app page', () => {
-  const upstream = async () => new Response('audio', { status: 206, headers: { 'Content-Range': 'bytes 0-4/10' } });
+  const upstream = () =>
+    Promise.resolve(new Response('audio', { status: 206, headers: { 'Content-Range': 'bytes 0-4/10' } }));
 
   it('lets only the app origin (and the dev server in development) read the response', async () => {
     const wrapped = withAppCors(upstream, 'http://localhost:5173');

@@ -21,10 +21,11 @@ import {
 import { createMemoryStore } from '../../electron/main/keychain';
 
 const KEY = 'vr_live_LOGTEST_KEY_0001';
-const SIP = 'sip-Pa55word!x';
 
 const asText = (value: unknown) =>
-  JSON.stringify(value, (_k, v: unknown) => (v instanceof Error ? { ...v, message: v.message, stack: v.stack } : v));
+  JSON.stringify(value, (_k, v: unknown) =>
+    v instanceof Error ? { ...Object.fromEntries(Object.entries(v)), message: v.message, stack: v.stack } : v,
+  );
 
 describe('redact', () => {
   it('removes known secrets from strings, also URL-encoded and JSON-escaped', () => {

@@ -26,7 +26,7 @@ beforeAll(async () => {
 async function fuseWire(): Promise<Record<string | number, unknown>> {
   const generate = (
     PlatformPackager.prototype as unknown as {
-      generateFuseConfig(f: unknown): Promise<Record<string | number, unknown>>;
+      generateFuseConfig: (this: object, f: unknown) => Promise<Record<string | number, unknown>>;
     }
   ).generateFuseConfig;
   return generate.call({}, config.electronFuses);
@@ -80,7 +80,7 @@ describe('electron-builder.yml', () => {
     // The app entry and the demo resources main reads at app.getAppPath()/resources are packed.
     const filters = [config.files ?? []]
       .flat()
-      .flatMap((f) => (typeof f === 'string' ? [f] : [f?.filter ?? []].flat()))
+      .flatMap((f) => (typeof f === 'string' ? [f] : [f.filter ?? []].flat()))
       .filter((p): p is string => typeof p === 'string');
     const packed = (path: string) =>
       filters.some((p) => !p.startsWith('!') && minimatch(path, p)) &&
@@ -93,7 +93,7 @@ describe('electron-builder.yml', () => {
   });
 
   it('builds the Linux packages: AppImage and deb', () => {
-    const targets = [config.linux?.target ?? []].flat().map((t) => (typeof t === 'string' ? t : t?.target));
+    const targets = [config.linux?.target ?? []].flat().map((t) => (typeof t === 'string' ? t : t.target));
     expect(targets).toEqual(expect.arrayContaining(['AppImage', 'deb']));
   });
 });

@@ -43,11 +43,12 @@ function tempDir(): string {
 /** A service where interaction `sid` has its recording at `host` path `/r/<sid>`. */
 function service(cacheDir: string | null, extra: Partial<PeaksServiceOptions> = {}) {
   return createPeaksService({
-    locate: async (sid) => ({
-      recordingUrl: `${host.origin}/r/${sid}`,
-      baseUrl: 'https://api.example.com/v1',
-      apiKey: 'k',
-    }),
+    locate: (sid) =>
+      Promise.resolve({
+        recordingUrl: `${host.origin}/r/${sid}`,
+        baseUrl: 'https://api.example.com/v1',
+        apiKey: 'k',
+      }),
     cacheDir,
     ...extra,
   });
@@ -191,12 +192,13 @@ describe('disk cache of peaks', () => {
     const demo = await startDemoServer({ resourcesDir: path.resolve(__dirname, '../../resources') });
     try {
       const [interaction] = demo.interactions;
-      const locate = async () => ({
+      const recording = {
         recordingUrl: `${demo.baseUrl}/recordings/${interaction!.sid}.ogg`,
         baseUrl: demo.baseUrl,
         apiKey: demo.apiKey,
-      });
-      const head = await fetch((await locate()).recordingUrl, {
+      };
+      const locate = () => Promise.resolve(recording);
+      const head = await fetch(recording.recordingUrl, {
         method: 'HEAD',
         headers: { Authorization: `Bearer ${demo.apiKey}` },
       });

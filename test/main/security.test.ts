@@ -157,14 +157,16 @@ describe('IPC sender check', () => {
     const handlers = Object.fromEntries(
       API_METHODS.map((method) => [
         method,
-        async (args: unknown[]) => {
+        (args: unknown[]) => {
           calls.push({ method, args });
-          return method === 'listPhones'
-            ? {
-                ok: false as const,
-                error: { kind: 'unauthorized' as const, status: 401, message: 'The key was rejected.' },
-              }
-            : { ok: true as const, value: method };
+          return Promise.resolve(
+            method === 'listPhones'
+              ? {
+                  ok: false as const,
+                  error: { kind: 'unauthorized' as const, status: 401, message: 'The key was rejected.' },
+                }
+              : { ok: true as const, value: method },
+          );
         },
       ]),
     ) as unknown as HandlerTable;
