@@ -14,7 +14,7 @@ import { createMemoryStore, type SecretStore } from '../../electron/main/keychai
 import { createRecordingHandler } from '../../electron/main/recording-protocol';
 import type { Session } from '../../electron/main/session';
 import { createSessionRig, RESOURCES_DIR } from './fixtures/session-rig';
-import type { ApiMethod, IpcResult } from '../../electron/shared/contract';
+import type { ApiMethod, IpcResult, VoiceReviewApi } from '../../electron/shared/contract';
 import { E164_HINT } from '../../electron/shared/validation';
 
 const DENTAL_SID = 'interaction_a11be33b-a3c4-45fc-8bb4-fa63399cb100';
@@ -85,12 +85,24 @@ async function rig(settingsDir?: string): Promise<Rig> {
   };
 }
 
-/** Calls a handler as IPC would; every result must survive the structured clone IPC applies. */
-// Results are read loosely (`any`): each test checks the shape it expects.
-async function call(r: Rig, method: ApiMethod, ...args: unknown[]): Promise<any> {
+/** What `method` resolves with according to the contract. */
+type Value<M extends ApiMethod> = Awaited<ReturnType<VoiceReviewApi[M]>>;
+
+/**
+ * Calls a handler as IPC would; every result must survive the structured clone IPC applies. The
+ * result is typed as the contract promises (the handler table is untyped); the tests check it.
+ */
+async function call<M extends ApiMethod>(r: Rig, method: M, ...args: unknown[]): Promise<IpcResult<Value<M>>> {
   const result = await r.handlers[method](args);
   expect(structuredClone(result)).toEqual(result);
-  return result;
+  return result as IpcResult<Value<M>>;
+}
+
+/** {@link call} for a call that must succeed: its value. @throws Error with the error data otherwise */
+async function valueOf<M extends ApiMethod>(r: Rig, method: M, ...args: unknown[]): Promise<Value<M>> {
+  const result = await call(r, method, ...args);
+  if (!result.ok) throw new Error(`${method} failed: ${JSON.stringify(result.error)}`);
+  return result.value;
 }
 
 function expectError(result: IpcResult<unknown>, kind: string): { kind: string; message: string; status?: number } {
@@ -209,26 +221,25 @@ describe('argument validation', () => {
 describe('the demo workspace', () => {
   it('opens with its seeded interactions offered', async () => {
     const r = await rig();
-    const opened = await call(r, 'openDemo');
-    expect(opened.ok).toBe(true);
-    expect(opened.value.workspace).toMatchObject({ id: 'demo', name: 'Demo workspace', isDemo: true });
-    expect(opened.value.demoInteractions.map((i: { sid: string }) => i.sid)).toContain(DENTAL_SID);
-    expect(await call(r, 'getSession')).toEqual(opened);
+    const opened = await valueOf(r, 'openDemo');
+    expect(opened.workspace).toMatchObject({ id: 'demo', name: 'Demo workspace', isDemo: true });
+    expect(opened.demoInteractions.map((i) => i.sid)).toContain(DENTAL_SID);
+    expect(await call(r, 'getSession')).toEqual({ ok: true, value: opened });
   });
 
   it('gives a finished interaction a playable source on the recording protocol, never the raw URL', async () => {
     const r = await rig();
     await call(r, 'openDemo');
-    const result = await call(r, 'getInteraction', DENTAL_SID);
-    expect(result.ok).toBe(true);
-    expect(result.value.recording).toEqual({ available: true, src: `vr-recording://local/recording/${DENTAL_SID}` });
-    expect(result.value).not.toHaveProperty('recordingUrl');
-    expect(JSON.stringify(result.value)).not.toMatch(/127\.0\.0\.1|demo_[0-9a-f]{24}/);
-    expect(result.value.log.length).toBe(26);
+    const interaction = await valueOf(r, 'getInteraction', DENTAL_SID);
+    const src = `vr-recording://local/recording/${DENTAL_SID}`;
+    expect(interaction.recording).toEqual({ available: true, src });
+    expect(interaction).not.toHaveProperty('recordingUrl');
+    expect(JSON.stringify(interaction)).not.toMatch(/127\.0\.0\.1|demo_[0-9a-f]{24}/);
+    expect(interaction.log.length).toBe(26);
 
     // The src plays through the recording protocol, served from what the session remembered.
     const play = createRecordingHandler({ locate: (sid) => r.session.locateRecording(sid) });
-    const response = await play(new Request(result.value.recording.src, { headers: { Range: 'bytes=0-3' } }));
+    const response = await play(new Request(src, { headers: { Range: 'bytes=0-3' } }));
     expect(response.status).toBe(206);
     expect(Buffer.from(await response.arrayBuffer()).toString('latin1')).toBe('OggS');
   });
@@ -236,9 +247,9 @@ describe('the demo workspace', () => {
   it('says why a call in progress cannot be played', async () => {
     const r = await rig();
     await call(r, 'openDemo');
-    const result = await call(r, 'getInteraction', IN_PROGRESS_SID);
-    expect(result.value.status).toBe('in_progress');
-    expect(result.value.recording).toEqual({ available: false, reason: 'This interaction has no recording.' });
+    const interaction = await valueOf(r, 'getInteraction', IN_PROGRESS_SID);
+    expect(interaction.status).toBe('in_progress');
+    expect(interaction.recording).toEqual({ available: false, reason: 'This interaction has no recording.' });
   });
 
   it('reports an unknown interaction as not_found, with the SID and the workspace', async () => {
@@ -260,15 +271,15 @@ describe('the demo workspace', () => {
       ok: true,
       value: { number: MAIN_LINE, inboundAgentId: AGENT, name: 'Main line — Brightsmile Dental' },
     });
-    const trunk = await call(r, 'createSipTrunk', {
+    const trunk = await valueOf(r, 'createSipTrunk', {
       name: 'Lab PBX',
       terminationUri: 'sip:lab.example.com',
       sipUsername: 'lab',
       sipPassword: 'pw-1',
     });
-    expect(trunk).toMatchObject({ ok: true, value: { name: 'Lab PBX', sipUsername: 'lab', sipPassword: 'pw-1' } });
-    const listed = await call(r, 'listSipTrunks');
-    expect(listed.value.map((t: { sid: string }) => t.sid)).toContain(trunk.value.sid);
+    expect(trunk).toMatchObject({ name: 'Lab PBX', sipUsername: 'lab', sipPassword: 'pw-1' });
+    const listed = await valueOf(r, 'listSipTrunks');
+    expect(listed.map((t) => t.sid)).toContain(trunk.sid);
   });
 
   it('deleting a webhook twice: the second time it is already gone, not an error', async () => {
@@ -277,8 +288,8 @@ describe('the demo workspace', () => {
     expect(await call(r, 'deleteWebhook', DENTAL_WEBHOOK_SID)).toEqual({ ok: true, value: { alreadyGone: false } });
     expect(await call(r, 'deleteWebhook', DENTAL_WEBHOOK_SID)).toEqual({ ok: true, value: { alreadyGone: true } });
     expectError(await call(r, 'getWebhook', DENTAL_WEBHOOK_SID), 'not_found');
-    const listed = await call(r, 'listWebhooks');
-    expect(listed.value.map((w: { sid: string }) => w.sid)).not.toContain(DENTAL_WEBHOOK_SID);
+    const listed = await valueOf(r, 'listWebhooks');
+    expect(listed.map((w) => w.sid)).not.toContain(DENTAL_WEBHOOK_SID);
   });
 
   it('deleting ".." is refused, not reported as already gone', async () => {
@@ -330,15 +341,14 @@ describe('connecting to a workspace', () => {
 
   it('the right key goes to the secret store and never into the settings file', async () => {
     const r = await rig();
-    const result = await call(r, 'connect', {
+    const info = await valueOf(r, 'connect', {
       name: '  Customer  ',
       baseUrl: `${customer.baseUrl}/`,
       apiKey: ` ${CUSTOMER_KEY} `,
     });
-    expect(result.ok).toBe(true);
-    const workspace = result.value.workspace;
+    const workspace = info.workspace!;
     expect(workspace).toMatchObject({ name: 'Customer', baseUrl: customer.baseUrl, isDemo: false });
-    expect(JSON.stringify(result.value)).not.toContain(CUSTOMER_KEY);
+    expect(JSON.stringify(info)).not.toContain(CUSTOMER_KEY);
 
     expect(r.secretWrites).toEqual([[workspace.id, CUSTOMER_KEY]]);
     expect(await r.secrets.get(workspace.id)).toBe(CUSTOMER_KEY);
@@ -346,25 +356,23 @@ describe('connecting to a workspace', () => {
     expect(file).toContain(customer.baseUrl);
     expect(file).not.toContain(CUSTOMER_KEY);
 
-    const phones = await call(r, 'listPhones');
-    expect(phones.ok).toBe(true);
-    expect(phones.value.length).toBeGreaterThan(0);
+    const phones = await valueOf(r, 'listPhones');
+    expect(phones.length).toBeGreaterThan(0);
     expect(r.requests.every((request) => request.includes(customer.baseUrl))).toBe(true);
   });
 
   it('the next start restores the workspace from the settings file and the secret store', async () => {
     const first = await rig();
-    const connected = await call(first, 'connect', {
+    const connected = await valueOf(first, 'connect', {
       name: 'Customer',
       baseUrl: customer.baseUrl,
       apiKey: CUSTOMER_KEY,
     });
-    expect(connected.ok).toBe(true);
 
     // A new session over the same folder, with a secret store holding the saved key.
     const second = await rig(first.settingsDir);
-    await second.secrets.set(connected.value.workspace.id, CUSTOMER_KEY);
-    expect(await call(second, 'getSession')).toEqual(connected);
+    await second.secrets.set(connected.workspace!.id, CUSTOMER_KEY);
+    expect(await call(second, 'getSession')).toEqual({ ok: true, value: connected });
     expect((await call(second, 'getPhone', MAIN_LINE)).ok).toBe(true);
   });
 });
@@ -435,18 +443,22 @@ describe('not found in a named workspace', () => {
 describe('workspace methods', () => {
   it('are served by the session: rename, preferences, test connection and remove', async () => {
     const r = await rig();
-    const connected = await call(r, 'connect', { name: 'Customer', baseUrl: customer.baseUrl, apiKey: CUSTOMER_KEY });
-    const id = connected.value.workspace.id;
-    expect((await call(r, 'renameWorkspace', id, '  Customer (EU)  ')).value.workspace.name).toBe('Customer (EU)');
-    expect((await call(r, 'setPreferences', { requestTimeoutSeconds: 30 })).value.preferences).toEqual({
+    const connected = await valueOf(r, 'connect', {
+      name: 'Customer',
+      baseUrl: customer.baseUrl,
+      apiKey: CUSTOMER_KEY,
+    });
+    const id = connected.workspace!.id;
+    expect((await valueOf(r, 'renameWorkspace', id, '  Customer (EU)  ')).workspace?.name).toBe('Customer (EU)');
+    expect((await valueOf(r, 'setPreferences', { requestTimeoutSeconds: 30 })).preferences).toEqual({
       requestTimeoutSeconds: 30,
     });
     expect(await call(r, 'testWorkspace', id)).toMatchObject({ ok: true, value: { ok: true } });
     expect(expectError(await call(r, 'switchWorkspace', 'no-such-workspace'), 'bad_input').message).toMatch(
       /no longer exists/,
     );
-    const removed = await call(r, 'removeWorkspace', id);
-    expect(removed.value).toMatchObject({ workspace: null, workspaces: [] });
+    const removed = await valueOf(r, 'removeWorkspace', id);
+    expect(removed).toMatchObject({ workspace: null, workspaces: [] });
     expect(await r.secrets.get(id)).toBeNull();
     const file = fs.readFileSync(r.settingsFile, 'utf8');
     expect(file).not.toContain(CUSTOMER_KEY);
