@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { z } from 'zod';
 import { startDemoServer, type DemoServer } from '../../electron/main/demo/server';
 
 const RESOURCES_DIR = path.resolve(__dirname, '../../resources');
@@ -14,38 +15,73 @@ const sidPattern = (prefix: string): RegExp => new RegExp(`^${prefix}_${UUID}$`)
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const ISO_WHOLE_SECONDS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
 
-interface WireLogEntry {
-  role: string;
-  message: string;
-  timestamp: number;
-}
-interface WireInteraction {
-  sid: string;
-  direction: string;
-  type: string;
-  status: string;
-  started_at: number;
-  ended_at?: number | null;
-  duration?: number | null;
-  recording_url?: string | null;
-  variables: Record<string, string>;
-  log: WireLogEntry[];
-  [field: string]: unknown;
-}
-interface Seed {
-  interactions: WireInteraction[];
-  interaction_labels: Record<string, string>;
-  phones: Record<string, unknown>[];
-  sip_trunks: Record<string, unknown>[];
-  webhooks: Record<string, unknown>[];
-}
-const seed = JSON.parse(fs.readFileSync(SEED_FILE, 'utf8')) as Seed;
+// The wire shapes of spec 2 as the tests read them: the fields they look at are typed, every other
+// field is kept (loose objects), so comparisons with the seed see whole records.
+const wireInteraction = z.looseObject({
+  sid: z.string(),
+  direction: z.string(),
+  type: z.string(),
+  status: z.string(),
+  started_at: z.number(),
+  ended_at: z.number().nullish(),
+  duration: z.number().nullish(),
+  recording_url: z.string().nullish(),
+  variables: z.record(z.string(), z.unknown()),
+  log: z.array(z.looseObject({ role: z.string(), message: z.string(), timestamp: z.number() })),
+});
+const wirePhone = z.looseObject({
+  sid: z.string(),
+  number: z.string(),
+  name: z.string(),
+  inbound_agent_id: z.string().optional(),
+  outbound_agent_id: z.string().optional(),
+  sip_trunk: z.looseObject({ sid: z.string(), system: z.unknown() }),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+const wireSipTrunk = z.looseObject({
+  sid: z.string(),
+  termination_uri: z.unknown(),
+  sip_username: z.string().optional(),
+  sip_password: z.string().optional(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+const wireWebhook = z.looseObject({
+  sid: z.string(),
+  url: z.unknown(),
+  call_started_event: z.unknown(),
+  call_ended_event: z.unknown(),
+  api_key: z.looseObject({}).optional(),
+  phone_number: z.looseObject({}).optional(),
+  created_at: z.string(),
+});
+/** Every JSON reply: the spec 5 envelope and whichever records it carries. */
+const replyBody = z.looseObject({
+  status: z.string(),
+  message: z.string().optional(),
+  errors: z.array(z.looseObject({ field: z.string(), message: z.string() })).optional(),
+  interaction: wireInteraction.optional(),
+  phone: wirePhone.optional(),
+  phones: z.array(wirePhone).optional(),
+  sip_trunk: wireSipTrunk.optional(),
+  sip_trunks: z.array(wireSipTrunk).optional(),
+  webhook: wireWebhook.optional(),
+  webhooks: z.array(wireWebhook).optional(),
+});
+const seedSchema = z.object({
+  interactions: z.array(wireInteraction),
+  interaction_labels: z.record(z.string(), z.string()),
+  phones: z.array(wirePhone),
+  sip_trunks: z.array(wireSipTrunk),
+  webhooks: z.array(wireWebhook),
+});
+const seed = seedSchema.parse(JSON.parse(fs.readFileSync(SEED_FILE, 'utf8')));
 
 interface Reply {
   status: number;
   headers: Headers;
-  // The tests inspect arbitrary JSON shapes.
-  body: any;
+  body: z.infer<typeof replyBody>;
 }
 
 /** Calls the demo API; checks that every reply is JSON with a `status` field. */
@@ -65,7 +101,7 @@ async function call(
   expect(response.headers.get('content-type')).toMatch(/^application\/json/);
   const body: unknown = await response.json();
   expect(body).toHaveProperty('status');
-  return { status: response.status, headers: response.headers, body };
+  return { status: response.status, headers: response.headers, body: replyBody.parse(body) };
 }
 
 function sendJson(method: string, body: unknown): RequestInit {
@@ -148,7 +184,7 @@ describe('demo server', () => {
       const reply = await call(server, `/interactions/${DENTAL_SID}`);
       expect(reply.status).toBe(200);
       expect(reply.body.status).toBe('success');
-      const interaction = reply.body.interaction as WireInteraction;
+      const interaction = reply.body.interaction!;
       expect(interaction.sid).toBe(DENTAL_SID);
       expect(interaction.direction).toBe('inbound');
       expect(interaction.type).toBe('phone_call');
@@ -160,10 +196,10 @@ describe('demo server', () => {
       const inProgress = seed.interactions.find((i) => i.status === 'in_progress')!;
       const reply = await call(server, `/interactions/${inProgress.sid}`);
       expect(reply.status).toBe(200);
-      expect(reply.body.interaction.status).toBe('in_progress');
-      expect(reply.body.interaction.ended_at ?? null).toBeNull();
-      expect(reply.body.interaction.duration ?? null).toBeNull();
-      expect(reply.body.interaction.recording_url ?? null).toBeNull();
+      expect(reply.body.interaction!.status).toBe('in_progress');
+      expect(reply.body.interaction!.ended_at ?? null).toBeNull();
+      expect(reply.body.interaction!.duration ?? null).toBeNull();
+      expect(reply.body.interaction!.recording_url ?? null).toBeNull();
     });
 
     it('answers 404 naming an unknown sid', async () => {
@@ -177,7 +213,7 @@ describe('demo server', () => {
       const reply = await call(server, '/phones');
       expect(reply.status).toBe(200);
       expect(reply.body.status).toBe('success');
-      const phones = reply.body.phones as Record<string, any>[];
+      const phones = reply.body.phones!;
       expect(phones.length).toBeGreaterThanOrEqual(4);
       for (const phone of phones) {
         expect(phone.sid).toMatch(sidPattern('phone'));
@@ -194,7 +230,7 @@ describe('demo server', () => {
     it('finds a phone by its number, percent-encoded or with a raw +', async () => {
       const encoded = await call(server, `/phones/${encodeURIComponent(DENTAL_NUMBER)}`);
       expect(encoded.status).toBe(200);
-      expect(encoded.body.phone.number).toBe(DENTAL_NUMBER);
+      expect(encoded.body.phone!.number).toBe(DENTAL_NUMBER);
       const raw = await call(server, `/phones/${DENTAL_NUMBER}`);
       expect(raw.body.phone).toEqual(encoded.body.phone);
     });
@@ -209,7 +245,7 @@ describe('demo server', () => {
     it('updates name and agents, keeps omitted fields, and the change shows on later GETs', async () => {
       const own = await freshServer();
       try {
-        const before = (await call(own, `/phones/${encodeURIComponent(DENTAL_NUMBER)}`)).body.phone;
+        const before = (await call(own, `/phones/${encodeURIComponent(DENTAL_NUMBER)}`)).body.phone!;
         const agent = 'agent_5b966250-0bcd-41d3-a233-cd4788fe2e77';
         const reply = await call(
           own,
@@ -218,19 +254,17 @@ describe('demo server', () => {
         );
         expect(reply.status).toBe(200);
         expect(reply.body.status).toBe('success');
-        expect(reply.body.phone.name).toBe('Front desk');
-        expect(reply.body.phone.inbound_agent_id).toBe(agent);
-        expect(reply.body.phone.outbound_agent_id).toBe(before.outbound_agent_id);
+        expect(reply.body.phone!.name).toBe('Front desk');
+        expect(reply.body.phone!.inbound_agent_id).toBe(agent);
+        expect(reply.body.phone!.outbound_agent_id).toBe(before.outbound_agent_id);
         expect(reply.body.phone).not.toHaveProperty('color');
-        expect(reply.body.phone.updated_at).toMatch(ISO_MS);
-        expect(Date.parse(reply.body.phone.updated_at)).toBeGreaterThan(Date.parse(before.updated_at));
+        expect(reply.body.phone!.updated_at).toMatch(ISO_MS);
+        expect(Date.parse(reply.body.phone!.updated_at)).toBeGreaterThan(Date.parse(before.updated_at));
 
         const after = await call(own, `/phones/${DENTAL_NUMBER}`);
         expect(after.body.phone).toEqual(reply.body.phone);
-        const listed = (await call(own, '/phones')).body.phones.find(
-          (p: { number: string }) => p.number === DENTAL_NUMBER,
-        );
-        expect(listed.name).toBe('Front desk');
+        const listed = (await call(own, '/phones')).body.phones!.find((p) => p.number === DENTAL_NUMBER);
+        expect(listed?.name).toBe('Front desk');
       } finally {
         await own.close();
       }
@@ -241,7 +275,7 @@ describe('demo server', () => {
       try {
         await call(own, `/phones/${encodeURIComponent(DENTAL_NUMBER)}`, sendJson('PUT', { name: 'Only here' }));
         const elsewhere = await call(server, `/phones/${encodeURIComponent(DENTAL_NUMBER)}`);
-        expect(elsewhere.body.phone.name).not.toBe('Only here');
+        expect(elsewhere.body.phone!.name).not.toBe('Only here');
       } finally {
         await own.close();
       }
@@ -256,7 +290,7 @@ describe('demo server', () => {
 
       const emptyName = await call(server, target, sendJson('PUT', { name: '   ' }));
       expectError(emptyName, 400);
-      expect(emptyName.body.errors).toEqual([{ field: 'name', message: expect.any(String) }]);
+      expect(emptyName.body.errors).toEqual([{ field: 'name', message: expect.any(String) as unknown }]);
 
       const badAgents = await call(
         server,
@@ -264,13 +298,10 @@ describe('demo server', () => {
         sendJson('PUT', { inbound_agent_id: 42, outbound_agent_id: 'agent_nope' }),
       );
       expectError(badAgents, 400);
-      expect(badAgents.body.errors.map((e: { field: string }) => e.field)).toEqual([
-        'inbound_agent_id',
-        'outbound_agent_id',
-      ]);
+      expect(badAgents.body.errors!.map((e) => e.field)).toEqual(['inbound_agent_id', 'outbound_agent_id']);
 
       // Nothing was changed by the rejected requests.
-      const phone = (await call(server, target)).body.phone;
+      const phone = (await call(server, target)).body.phone!;
       expect(phone).toEqual(seed.phones.find((p) => p.number === DENTAL_NUMBER));
     });
 
@@ -284,7 +315,7 @@ describe('demo server', () => {
       const reply = await call(server, '/sip-trunks');
       expect(reply.status).toBe(200);
       expect(reply.body.status).toBe('success');
-      const trunks = reply.body.sip_trunks as Record<string, any>[];
+      const trunks = reply.body.sip_trunks!;
       expect(trunks).toHaveLength(3);
       for (const trunk of trunks) {
         expect(trunk.sid).toMatch(sidPattern('sip'));
@@ -295,7 +326,7 @@ describe('demo server', () => {
     });
 
     it('gets one trunk by sid, and 404 for an unknown sid', async () => {
-      const sid = seed.sip_trunks[0]!.sid as string;
+      const sid = seed.sip_trunks[0]!.sid;
       const reply = await call(server, `/sip-trunks/${sid}`);
       expect(reply.status).toBe(200);
       expect(reply.body.sip_trunk).toEqual(seed.sip_trunks[0]);
@@ -318,13 +349,13 @@ describe('demo server', () => {
         const created = await call(own, '/sip-trunks', sendJson('POST', input));
         expect(created.status).toBe(201);
         expect(created.body.status).toBe('success');
-        const trunk = created.body.sip_trunk;
+        const trunk = created.body.sip_trunk!;
         expect(trunk).toMatchObject(input);
         expect(trunk.sid).toMatch(sidPattern('sip'));
         expect(trunk.created_at).toMatch(ISO_MS);
         expect(trunk.updated_at).toBe(trunk.created_at);
 
-        const listed = (await call(own, '/sip-trunks')).body.sip_trunks;
+        const listed = (await call(own, '/sip-trunks')).body.sip_trunks!;
         expect(listed).toHaveLength(4);
         expect(listed).toContainEqual(trunk);
         expect((await call(own, `/sip-trunks/${trunk.sid}`)).body.sip_trunk).toEqual(trunk);
@@ -345,7 +376,7 @@ describe('demo server', () => {
     it('rejects invalid trunks with 400', async () => {
       const missing = await call(server, '/sip-trunks', sendJson('POST', { sip_username: 'u', sip_password: 'p' }));
       expectError(missing, 400);
-      expect(missing.body.errors.map((e: { field: string }) => e.field)).toEqual(['name', 'termination_uri']);
+      expect(missing.body.errors!.map((e) => e.field)).toEqual(['name', 'termination_uri']);
       const halfCredentials = await call(
         server,
         '/sip-trunks',
@@ -362,7 +393,7 @@ describe('demo server', () => {
       const list = await call(server, '/webhooks');
       expect(list.status).toBe(200);
       expect(list.body.status).toBe('success');
-      const webhooks = list.body.webhooks as Record<string, any>[];
+      const webhooks = list.body.webhooks!;
       expect(webhooks).toHaveLength(3);
       for (const webhook of webhooks) {
         expect(typeof webhook.url).toBe('string');
@@ -382,13 +413,13 @@ describe('demo server', () => {
     it('deletes a webhook: status only, then 404 on GET and DELETE', async () => {
       const own = await freshServer();
       try {
-        const sid = seed.webhooks[1]!.sid as string;
+        const sid = seed.webhooks[1]!.sid;
         const deleted = await call(own, `/webhooks/${sid}`, { method: 'DELETE' });
         expect(deleted.status).toBe(200);
         expect(deleted.body).toEqual({ status: 'success' });
         expectError(await call(own, `/webhooks/${sid}`), 404, sid);
         expectError(await call(own, `/webhooks/${sid}`, { method: 'DELETE' }), 404, sid);
-        const remaining = (await call(own, '/webhooks')).body.webhooks as { sid: string }[];
+        const remaining = (await call(own, '/webhooks')).body.webhooks!;
         expect(remaining.map((w) => w.sid)).toEqual(seed.webhooks.filter((w) => w.sid !== sid).map((w) => w.sid));
       } finally {
         await own.close();
@@ -454,7 +485,7 @@ describe('demo server', () => {
       const response = await fetchRecording({ Range: `bytes=${bytes.length}-` });
       expect(response.status).toBe(416);
       expect(response.headers.get('content-range')).toBe(`bytes */${bytes.length}`);
-      expect((await response.json()).status).toBe('error');
+      expect(replyBody.parse(await response.json()).status).toBe('error');
     });
 
     it('answers HEAD with the headers only', async () => {
