@@ -5,12 +5,11 @@
  * fake `window.api`.
  */
 import '@testing-library/svelte/vitest';
-import { render, screen, within } from '@testing-library/svelte';
-import userEvent from '@testing-library/user-event';
+import { screen, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
 import type { Phone, SipTrunk, Webhook } from '$shared/domain';
-import Root from '../../renderer/src/Root.svelte';
-import { demoSession, installFakeApi, ok, phone, type Replies } from './fake-api';
+import { demoSession, ok, phone, type Replies } from './fake-api';
+import { goToSection, renderWorkspace } from './render-app';
 
 /** A SIP trunk with the given SID and name; other fields empty. */
 function trunk(sid: string, name: string | null): SipTrunk {
@@ -41,12 +40,9 @@ function webhook(sid: string, url: string | null): Webhook {
 
 /** Opens the app on the demo workspace and goes to `section`. */
 async function openSection(section: string, replies: Replies) {
-  const fake = installFakeApi({ getSession: ok(demoSession()), ...replies });
-  const user = userEvent.setup();
-  render(Root);
-  await screen.findByRole('textbox', { name: 'Interaction SID' });
-  await user.click(within(screen.getByRole('navigation', { name: 'Sections' })).getByRole('button', { name: section }));
-  return { fake, user };
+  const app = await renderWorkspace(demoSession(), replies);
+  await goToSection(app.user, section);
+  return app;
 }
 
 const FRONT_DESK = phone('Front desk', '+14155550100');

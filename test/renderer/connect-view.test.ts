@@ -19,14 +19,13 @@ import {
   twoWorkspacesSession,
   type Replies,
 } from './fake-api';
+import { renderApp } from './render-app';
 
 /** Renders the app on the Connect screen and waits for it. */
 async function openConnect(replies: Replies = {}, session: SessionInfo = noWorkspace()) {
-  const fake = installFakeApi({ getSession: ok(session), ...replies });
-  const user = userEvent.setup();
-  render(Root);
+  const app = renderApp(session, replies);
   await screen.findByRole('heading', { name: 'Connect a workspace' });
-  return { fake, user };
+  return app;
 }
 
 const nameInput = () => screen.getByRole('textbox', { name: 'Workspace name' });

@@ -117,10 +117,11 @@ export function installDialogPolyfill(): void {
   const proto = HTMLDialogElement.prototype as HTMLDialogElement & { __voiceReviewPolyfill?: boolean };
   if (proto.__voiceReviewPolyfill) return;
   proto.__voiceReviewPolyfill = true;
-  proto.showModal = function showModal(this: HTMLDialogElement) {
+  const open = function open(this: HTMLDialogElement) {
     this.setAttribute('open', '');
   };
-  proto.show = proto.showModal;
+  proto.showModal = open;
+  proto.show = open;
   proto.close = function close(this: HTMLDialogElement) {
     if (!this.hasAttribute('open')) return;
     this.removeAttribute('open');
@@ -128,7 +129,7 @@ export function installDialogPolyfill(): void {
   };
   document.addEventListener('keydown', (event) => {
     if (event.key !== 'Escape') return;
-    const dialog = (event.target as Element | null)?.closest?.('dialog[open]') as HTMLDialogElement | null;
+    const dialog = event.target instanceof Element ? event.target.closest<HTMLDialogElement>('dialog[open]') : null;
     if (!dialog) return;
     const cancel = new Event('cancel', { cancelable: true });
     if (dialog.dispatchEvent(cancel)) dialog.close();

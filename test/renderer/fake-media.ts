@@ -14,9 +14,10 @@ import { vi } from 'vitest';
 export function installFakeMedia() {
   const setPaused = (media: HTMLMediaElement, paused: boolean) =>
     Object.defineProperty(media, 'paused', { configurable: true, get: () => paused });
-  const play = vi.spyOn(HTMLMediaElement.prototype, 'play').mockImplementation(async function (this: HTMLMediaElement) {
+  const play = vi.spyOn(HTMLMediaElement.prototype, 'play').mockImplementation(function (this: HTMLMediaElement) {
     setPaused(this, false);
     this.dispatchEvent(new Event('play'));
+    return Promise.resolve();
   });
   const pause = vi.spyOn(HTMLMediaElement.prototype, 'pause').mockImplementation(function (this: HTMLMediaElement) {
     setPaused(this, true);
@@ -89,7 +90,7 @@ export function installFakeLayout(
     this.scrollTop = top;
     this.dispatchEvent(new Event('scroll'));
   });
-  Element.prototype.scrollTo = scrollTo as unknown as Element['scrollTo'];
+  Element.prototype.scrollTo = scrollTo;
   if (!('ResizeObserver' in window)) {
     class NoResizeObserver {
       observe() {}

@@ -8,13 +8,13 @@
  * real. Tests that do not exercise the player use interactions without a recording.
  */
 import '@testing-library/svelte/vitest';
-import { render, screen, within } from '@testing-library/svelte';
+import { screen, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DemoInteractionSummary, RecordingPeaks } from '$shared/contract';
 import type { Interaction } from '$shared/domain';
-import Root from '../../renderer/src/Root.svelte';
-import { deferred, demoSession, fail, installFakeApi, interaction, ok, type Replies } from './fake-api';
+import { deferred, demoSession, fail, interaction, ok, type Replies } from './fake-api';
+import { renderWorkspace } from './render-app';
 import { fakeWaveSurfers } from './fake-wavesurfer';
 import { advanceTo, failMedia, installFakeLayout, installFakeMedia, loadMetadata, mediaElement } from './fake-media';
 
@@ -34,11 +34,7 @@ const OTHER_SID = 'interaction_6fa459ea-ee8a-3ca4-894e-db77e160355e';
 
 /** Renders the app connected to a demo workspace and waits for the Interaction view. */
 async function openWorkspace(replies: Replies = {}, demoInteractions: DemoInteractionSummary[] = []) {
-  const fake = installFakeApi({ getSession: ok(demoSession('Sample Clinic (demo)', demoInteractions)), ...replies });
-  const user = userEvent.setup();
-  render(Root);
-  await screen.findByRole('textbox', { name: 'Interaction SID' });
-  return { fake, user };
+  return renderWorkspace(demoSession('Sample Clinic (demo)', demoInteractions), replies);
 }
 
 const sidInput = () => screen.getByRole('textbox', { name: 'Interaction SID' });
@@ -184,7 +180,7 @@ describe('Interaction view: a call without a recording', () => {
 
     const variables = await screen.findByRole('region', { name: 'Variables' });
     const rows = within(within(variables).getByRole('table')).getAllByRole('row');
-    expect(rows.map((row) => Array.from(row.children, (cell) => cell.textContent?.trim()))).toEqual([
+    expect(rows.map((row) => Array.from(row.children, (cell) => cell.textContent.trim()))).toEqual([
       ['Name', 'Value'],
       ['callback_requested', 'true'],
       ['empty_one', '—'],
@@ -199,7 +195,7 @@ describe('Interaction view: a call without a recording', () => {
     const transcript = await screen.findByRole('region', { name: /Transcript/ });
     expect(within(transcript).getByRole('heading')).toHaveTextContent('Transcript 4 entries');
     const rows = within(transcript).getAllByRole('listitem');
-    expect(rows.map((row) => row.textContent?.replace(/\s+/g, ' ').trim())).toEqual([
+    expect(rows.map((row) => row.textContent.replace(/\s+/g, ' ').trim())).toEqual([
       'Agent 0:00 Thanks for calling Sample Clinic.',
       'User 0:05 I need to move my appointment.',
       'Tool call — lookup_patient(P-1234)',

@@ -1,21 +1,19 @@
 /**
- * A rejected key (issue 4 "401: the view says the key was rejected and offers to re-enter it for
- * this workspace; nothing else is cleared") and a workspace that could not be restored at start
+ * A rejected key (the view says the key was rejected and offers to re-enter it for this
+ * workspace; nothing else is cleared) and a workspace that could not be restored at start
  * (contract `SessionInfo.restoreProblem`), as the app shows them (Root -> App), over a fake
  * `window.api`.
  */
 import '@testing-library/svelte/vitest';
-import { render, screen, within } from '@testing-library/svelte';
+import { screen, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { SessionInfo } from '$shared/contract';
 import type { ApiErrorData } from '$shared/errors';
-import Root from '../../renderer/src/Root.svelte';
 import {
   demoSession,
   deferred,
   fail,
-  installFakeApi,
   interaction,
   ok,
   phone,
@@ -24,6 +22,7 @@ import {
   twoWorkspacesSession,
   type Replies,
 } from './fake-api';
+import { renderApp, renderWorkspace } from './render-app';
 
 type User = ReturnType<typeof userEvent.setup>;
 
@@ -34,12 +33,8 @@ const REJECTED: ApiErrorData = {
   message: 'The API key was rejected by api.example.com (HTTP 401).',
 };
 
-async function openApp(replies: Replies = {}, session: SessionInfo = twoWorkspacesSession()) {
-  const fake = installFakeApi({ getSession: ok(session), ...replies });
-  const user = userEvent.setup();
-  render(Root);
-  await screen.findByRole('textbox', { name: 'Interaction SID' });
-  return { fake, user };
+function openApp(replies: Replies = {}, session: SessionInfo = twoWorkspacesSession()) {
+  return renderWorkspace(session, replies);
 }
 
 async function section(user: User, name: string) {
@@ -170,11 +165,9 @@ describe('A workspace that could not be restored at start', () => {
   const atStart = (): SessionInfo => ({ ...twoWorkspacesSession(null), restoreProblem: problem });
 
   async function openAtStart(replies: Replies = {}) {
-    const fake = installFakeApi({ getSession: ok(atStart()), ...replies });
-    const user = userEvent.setup();
-    render(Root);
+    const app = renderApp(atStart(), replies);
     await screen.findByRole('heading', { name: '“Production” could not be opened' });
-    return { fake, user };
+    return app;
   }
 
   it('names the workspace, shows why, and re-entering the key opens it', async () => {

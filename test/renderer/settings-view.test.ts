@@ -1,17 +1,15 @@
 /**
- * The Settings screen (issue 4 "Workspaces", "Keychain failures", "Timeouts"), opened from the
+ * The Settings screen (workspaces, keychain failures, the request timeout), opened from the
  * header's workspace menu as a user does (Root -> App -> SettingsView), over a fake `window.api`.
  */
 import '@testing-library/svelte/vitest';
-import { render, screen, within } from '@testing-library/svelte';
+import { screen, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { ConnectionTestResult, SecretStorageStatus, SessionInfo } from '$shared/contract';
-import Root from '../../renderer/src/Root.svelte';
 import {
   deferred,
   fail,
-  installFakeApi,
   ok,
   PRODUCTION,
   sessionDefaults,
@@ -20,14 +18,13 @@ import {
   workspace,
   type Replies,
 } from './fake-api';
+import { renderApp } from './render-app';
 
 type User = ReturnType<typeof userEvent.setup>;
 
 /** Renders the app with `session` (Production active by default) and opens Settings from the menu. */
 async function openSettings(replies: Replies = {}, session: SessionInfo = twoWorkspacesSession()) {
-  const fake = installFakeApi({ getSession: ok(session), ...replies });
-  const user = userEvent.setup();
-  render(Root);
+  const { fake, user } = renderApp(session, replies);
   const header = await screen.findByLabelText('Current workspace');
   await user.click(within(header).getByRole('button', { name: /^Workspace:/ }));
   await user.click(screen.getByRole('menuitem', { name: /Settings/ }));

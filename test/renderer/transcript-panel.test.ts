@@ -12,9 +12,8 @@ import type { LogEntry } from '$shared/domain';
 import Transcript from '../../renderer/src/lib/interaction/Transcript.svelte';
 import { installFakeLayout } from './fake-media';
 
-let layout: ReturnType<typeof installFakeLayout>;
 beforeEach(() => {
-  layout = installFakeLayout({ viewportPx: 600, rowPx: 50 });
+  installFakeLayout({ viewportPx: 600, rowPx: 50 });
 });
 afterEach(() => {
   vi.restoreAllMocks();
@@ -109,7 +108,7 @@ describe('Transcript: rows', () => {
     });
     expect(screen.getByRole('heading')).toHaveTextContent('Transcript 3 entries');
     await vi.waitFor(() =>
-      expect(rows().map((row) => row.textContent?.replace(/\s+/g, ' ').trim())).toEqual([
+      expect(rows().map((row) => row.textContent.replace(/\s+/g, ' ').trim())).toEqual([
         'Agent 0:03 Hello.',
         'Tool result — ok',
         'User 2:05 Bye.',
@@ -249,7 +248,7 @@ describe('Transcript: 5,000 entries', () => {
   });
 
   it('keeps tall rows apart: a row of several lines gets its measured height', async () => {
-    layout = installFakeLayout({
+    installFakeLayout({
       viewportPx: 600,
       rowHeight: (row) => (row.dataset.index === '1' ? 200 : 50),
     });

@@ -1,41 +1,22 @@
 /**
- * The header's workspace menu (issue 4 "The active workspace is always visible", "Switching
- * workspace clears the previous workspace's cached data"), as the app shows it (Root -> App),
- * over a fake `window.api`.
+ * The header's workspace menu (the active workspace is always visible; switching workspace
+ * clears the previous workspace's cached data), as the app shows it (Root -> App), over a fake
+ * `window.api`.
  */
 import '@testing-library/svelte/vitest';
-import { render, screen, within } from '@testing-library/svelte';
-import userEvent from '@testing-library/user-event';
+import { screen, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
 import type { Phone } from '$shared/domain';
-import Root from '../../renderer/src/Root.svelte';
-import {
-  deferred,
-  fail,
-  installFakeApi,
-  ok,
-  phone,
-  PRODUCTION,
-  STAGING,
-  twoWorkspacesSession,
-  type Replies,
-} from './fake-api';
+import { deferred, fail, ok, phone, PRODUCTION, STAGING, twoWorkspacesSession, type Replies } from './fake-api';
+import { goToSection, renderWorkspace } from './render-app';
 
 /** Renders the app with Production active (Staging saved too) and waits for the workspace. */
-async function openApp(replies: Replies = {}) {
-  const fake = installFakeApi({ getSession: ok(twoWorkspacesSession()), ...replies });
-  const user = userEvent.setup();
-  render(Root);
-  await screen.findByRole('textbox', { name: 'Interaction SID' });
-  return { fake, user };
+function openApp(replies: Replies = {}) {
+  return renderWorkspace(twoWorkspacesSession(), replies);
 }
 
 const header = () => screen.getByLabelText('Current workspace');
 const menuButton = () => within(header()).getByRole('button', { name: /^Workspace:/ });
-
-async function section(user: ReturnType<typeof userEvent.setup>, name: string) {
-  await user.click(within(screen.getByRole('navigation', { name: 'Sections' })).getByRole('button', { name }));
-}
 
 describe('Workspace menu', () => {
   it('shows the active workspace in the header and lists the saved ones with the active one checked', async () => {
@@ -47,7 +28,7 @@ describe('Workspace menu', () => {
 
     const menu = screen.getByRole('menu', { name: 'Workspaces' });
     const items = within(menu).getAllByRole('menuitemradio');
-    expect(items.map((i) => i.textContent?.trim())).toEqual([
+    expect(items.map((i) => i.textContent.trim())).toEqual([
       expect.stringContaining('Production'),
       expect.stringContaining('Staging'),
     ]);
@@ -94,14 +75,14 @@ describe('Workspace menu', () => {
       listPhones: ok([phone('Production front desk', '+14155550100')]),
       switchWorkspace: ok(twoWorkspacesSession(STAGING.id)),
     });
-    await section(user, 'Phones');
+    await goToSection(user, 'Phones');
     expect(await screen.findByRole('button', { name: 'Open Production front desk' })).toBeInTheDocument();
 
     fake.reply('listPhones', stagingPhones);
     await user.click(menuButton());
     await user.click(screen.getByRole('menuitemradio', { name: /Staging/ }));
     await within(header()).findByText('Staging');
-    await section(user, 'Phones');
+    await goToSection(user, 'Phones');
 
     expect(screen.getByRole('status')).toHaveTextContent('Loading phones…');
     expect(screen.queryByText('Production front desk')).not.toBeInTheDocument();
@@ -117,7 +98,7 @@ describe('Workspace menu', () => {
     await user.click(menuButton());
     await user.click(screen.getByRole('menuitemradio', { name: /Production/ }));
     await within(header()).findByText('Production');
-    await section(user, 'Phones');
+    await goToSection(user, 'Phones');
     expect(screen.getByRole('status')).toHaveTextContent('Loading phones…');
     expect(screen.queryByText('Production front desk')).not.toBeInTheDocument();
     expect(screen.queryByText('Staging test line')).not.toBeInTheDocument();

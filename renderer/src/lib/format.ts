@@ -2,27 +2,29 @@
  * Display formatting. Units are in the names: seconds for media times, milliseconds for epochs.
  */
 
+/** A length in seconds as whole hours, minutes and seconds; null when negative or not finite. */
+function splitSeconds(seconds: number | null | undefined, whole: (x: number) => number) {
+  if (seconds === null || seconds === undefined || !Number.isFinite(seconds) || seconds < 0) return null;
+  const total = whole(seconds);
+  return { h: Math.floor(total / 3600), m: Math.floor((total % 3600) / 60), s: total % 60 };
+}
+
+const twoDigits = (n: number) => String(n).padStart(2, '0');
+
 /** `m:ss` or `h:mm:ss` for a media time in seconds (negative or non-finite shows `0:00`). */
 export function formatClock(seconds: number | null | undefined): string {
-  if (seconds === null || seconds === undefined || !Number.isFinite(seconds) || seconds < 0) return '0:00';
-  const total = Math.floor(seconds);
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = total % 60;
-  const ss = String(s).padStart(2, '0');
-  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
+  const t = splitSeconds(seconds, Math.floor);
+  if (!t) return '0:00';
+  return t.h > 0 ? `${t.h}:${twoDigits(t.m)}:${twoDigits(t.s)}` : `${t.m}:${twoDigits(t.s)}`;
 }
 
 /** A length in seconds as words, e.g. `2 min 14 s`, `1 h 03 min`, `45 s`. */
 export function formatDuration(seconds: number | null | undefined): string {
-  if (seconds === null || seconds === undefined || !Number.isFinite(seconds) || seconds < 0) return '—';
-  const total = Math.round(seconds);
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = total % 60;
-  if (h > 0) return `${h} h ${String(m).padStart(2, '0')} min`;
-  if (m > 0) return `${m} min ${String(s).padStart(2, '0')} s`;
-  return `${s} s`;
+  const t = splitSeconds(seconds, Math.round);
+  if (!t) return '—';
+  if (t.h > 0) return `${t.h} h ${twoDigits(t.m)} min`;
+  if (t.m > 0) return `${t.m} min ${twoDigits(t.s)} s`;
+  return `${t.s} s`;
 }
 
 const dateTime = new Intl.DateTimeFormat(undefined, {

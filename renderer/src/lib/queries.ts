@@ -24,6 +24,15 @@ export const keys = {
   webhook: (workspaceId: string, sid: string) => ['workspace', workspaceId, 'webhook', sid] as const,
 };
 
+/**
+ * Options of a query for one item by id (a SID or a number), disabled while `id` is null.
+ * @param queryKey the item's key in {@link keys}
+ * @param fetch reads the item; rejects with an ApiError
+ */
+function itemQuery<T>(queryKey: readonly unknown[], id: string | null, fetch: (id: string) => Promise<T>) {
+  return { queryKey, queryFn: () => fetch(id ?? ''), enabled: id !== null };
+}
+
 /** The session query (current workspace and demo SIDs). */
 export function sessionQuery() {
   return { queryKey: keys.session, queryFn: () => api().getSession(), staleTime: Infinity };
@@ -31,11 +40,7 @@ export function sessionQuery() {
 
 /** One interaction (spec 4 endpoint 1); disabled until a SID is chosen. */
 export function interactionQuery(workspaceId: string, sid: string | null) {
-  return {
-    queryKey: keys.interaction(workspaceId, sid ?? ''),
-    queryFn: () => api().getInteraction(sid ?? ''),
-    enabled: sid !== null,
-  };
+  return itemQuery(keys.interaction(workspaceId, sid ?? ''), sid, (id) => api().getInteraction(id));
 }
 
 /**
@@ -60,11 +65,7 @@ export function phonesQuery(workspaceId: string) {
 
 /** One phone by E.164 number (spec 4 endpoint 3). */
 export function phoneQuery(workspaceId: string, number: string | null) {
-  return {
-    queryKey: keys.phone(workspaceId, number ?? ''),
-    queryFn: () => api().getPhone(number ?? ''),
-    enabled: number !== null,
-  };
+  return itemQuery(keys.phone(workspaceId, number ?? ''), number, (n) => api().getPhone(n));
 }
 
 /** SIP trunk list (spec 4 endpoint 6). */
@@ -74,11 +75,7 @@ export function sipTrunksQuery(workspaceId: string) {
 
 /** One SIP trunk (spec 4 endpoint 7). */
 export function sipTrunkQuery(workspaceId: string, sid: string | null) {
-  return {
-    queryKey: keys.sipTrunk(workspaceId, sid ?? ''),
-    queryFn: () => api().getSipTrunk(sid ?? ''),
-    enabled: sid !== null,
-  };
+  return itemQuery(keys.sipTrunk(workspaceId, sid ?? ''), sid, (id) => api().getSipTrunk(id));
 }
 
 /** Webhook list (spec 4 endpoint 8). */
@@ -88,11 +85,7 @@ export function webhooksQuery(workspaceId: string) {
 
 /** One webhook (spec 4 endpoint 9). */
 export function webhookQuery(workspaceId: string, sid: string | null) {
-  return {
-    queryKey: keys.webhook(workspaceId, sid ?? ''),
-    queryFn: () => api().getWebhook(sid ?? ''),
-    enabled: sid !== null,
-  };
+  return itemQuery(keys.webhook(workspaceId, sid ?? ''), sid, (id) => api().getWebhook(id));
 }
 
 /** After a phone update: the server's version replaces the cached detail and list entry. */

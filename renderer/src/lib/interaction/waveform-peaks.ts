@@ -5,7 +5,7 @@
 import type { RecordingPeaks } from '$shared/contract';
 
 /** How the waveform box draws a recording: one combined waveform, or one lane per channel. */
-export interface WaveformLayout {
+interface WaveformLayout {
   /**
    * Arrays for wavesurfer's `peaks` option, values in [0, 1] (amplitudes), `peaks.length` slices
    * each. Mono: `[max, |min|]`, which wavesurfer draws as the top and bottom half of one

@@ -5,7 +5,7 @@
 import type { Snippet } from 'svelte';
 
 /** One column of a {@link DataTable} over rows of type `T`. */
-export interface Column<T> {
+interface Column<T> {
   /** Header text (also what screen readers announce for the cells). */
   header: string;
   /** Hides the header text visually (it stays for screen readers), e.g. for an actions column. */
