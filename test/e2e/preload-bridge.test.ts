@@ -21,7 +21,9 @@ type PageApi = Record<'getSession' | 'connect', (...args: unknown[]) => Promise<
 beforeAll(async () => {
   ensureBuilt();
   h = await startHarness();
-  // Another origin on loopback (`localhost`, not the app's 127.0.0.1): a page with an iframe.
+  // Another origin on loopback: a server of its own, so on another port than the app's, which alone
+  // makes its origin foreign (an origin is scheme, host and port). It is addressed as `localhost`
+  // (the app as 127.0.0.1) only so the two read differently in the log. A page with an iframe.
   foreign = createServer((req, res) => {
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
     res.end(
