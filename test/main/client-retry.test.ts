@@ -117,7 +117,9 @@ describe('reads (GET) are retried', () => {
     expect(error.message).toMatch(/Could not reach 127\.0\.0\.1/);
     expect(server.requests).toHaveLength(3);
   });
+});
 
+describe('reads (GET) are retried: timing, Retry-After and timeouts', () => {
   it('back off between attempts: base, then twice the base', async () => {
     const server = await countingServer([json(503, { status: 'error' })]);
     await failure(client(server, { baseDelayMs: 100, maxDelayMs: 1_000 }).listPhones());

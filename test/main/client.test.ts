@@ -182,7 +182,9 @@ describe('the ten endpoints against the demo service', () => {
     expect(phone.name).toBe('Main line — Brightsmile Dental');
     expect(phone.inboundAgentId).toBe('agent_43339db7-ea93-4709-971a-7eafbb3b955d');
   });
+});
 
+describe('the endpoints that change a phone', () => {
   it('updates only the fields given; the others stay as they were (endpoint 4)', async () => {
     const server = await startDemoServer({ resourcesDir: RESOURCES_DIR });
     try {
@@ -224,7 +226,9 @@ describe('the ten endpoints against the demo service', () => {
     expect(JSON.parse(requests[1]!.body)).toEqual({ inbound_agent_id: AGENT_A, outbound_agent_id: AGENT_A });
     expect(requests.every((r) => r.authorization === `Bearer ${SECRET_KEY}`)).toBe(true);
   });
+});
 
+describe('the SIP trunk endpoints', () => {
   it('creates a SIP trunk with credentials, then finds it by sid and in the list (endpoints 5, 6, 7)', async () => {
     const client = demoClient();
     const created = await client.createSipTrunk({
@@ -270,7 +274,9 @@ describe('the ten endpoints against the demo service', () => {
       sipUsername: 'harbor-voice',
     });
   });
+});
 
+describe('the webhook endpoints', () => {
   it('lists and reads webhooks, with optional api_key and phone_number (endpoints 8, 9)', async () => {
     const client = demoClient();
     const webhooks = await client.listWebhooks();
@@ -368,7 +374,9 @@ describe('error kinds', () => {
     );
     expect((await failure(client.listPhones())).kind).toBe('timeout');
   });
+});
 
+describe('error kinds: server errors and answers without a payload', () => {
   it('server: a 500 with an error envelope', async () => {
     const client = hostileClient('http-500', (_req, res) =>
       sendJson(res, 500, { status: 'error', message: 'Database unavailable' }),
@@ -485,7 +493,9 @@ describe('a hostile server', () => {
     expect(error.kind).toBe('invalid_response');
     expect(error.message).toMatch(/"status"/);
   });
+});
 
+describe('a hostile server: sizes and server messages', () => {
   it(`an endless body is cut off after ${MAX_BODY_BYTES / 1024 / 1024} MB`, async () => {
     let sent = 0;
     let stopped!: () => void;
@@ -655,7 +665,9 @@ describe('tolerance of what the spec leaves open', () => {
       recordingUrl: null,
     });
   });
+});
 
+describe('tolerance of what the spec leaves open: phones, webhooks, deletes', () => {
   it('reads phones with absent or null optional fields', async () => {
     const client = hostileClient('tolerant-phones', (_req, res) =>
       sendJson(res, 200, {

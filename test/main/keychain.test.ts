@@ -52,6 +52,27 @@ function runProbe(args: string[], env: NodeJS.ProcessEnv): ProbeResult {
 
 const CANNOT_REACH = /could not reach the system keychain \(Secret Service\)/;
 
+/**
+ * Writes the config of a session bus with no service directories (so nothing can provide
+ * org.freedesktop.secrets) into `dir`, and returns its path.
+ */
+function writeBusWithoutServices(dir: string): string {
+  const config = join(dir, 'bus.conf');
+  writeFileSync(
+    config,
+    `<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <listen>unix:tmpdir=${dir}</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy>
+</busconfig>
+`,
+  );
+  return config;
+}
+
 describe('clear errors when no Secret Service is reachable (child process, real keytar)', () => {
   it('says so when the bus address points nowhere, without crashing', () => {
     const result = runProbe(
@@ -67,86 +88,64 @@ describe('clear errors when no Secret Service is reachable (child process, real 
     expect(result).toEqual({ ok: false, kind: 'keychain', message: textMatching(CANNOT_REACH) });
     expect(result.message).not.toContain('sk-not-stored');
   }, 40_000);
-
-  describe.skipIf(missingBusTools.length > 0)(
-    `on a private bus${missingBusTools.length > 0 ? ` (skipped: ${NO_TOOLS_REASON})` : ''}`,
-    () => {
-      const dirs: string[] = [];
-      afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
-      function tempDir(): string {
-        const dir = mkdtempSync(join(tmpdir(), 'voice-review-keychain-'));
-        dirs.push(dir);
-        return dir;
-      }
-
-      it('says so when the bus has no keyring daemon installed', () => {
-        const dir = tempDir();
-        const config = join(dir, 'bus.conf');
-        // A session bus with no service directories: nothing can provide org.freedesktop.secrets.
-        writeFileSync(
-          config,
-          `<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>session</type>
-  <listen>unix:tmpdir=${dir}</listen>
-  <auth>EXTERNAL</auth>
-  <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy>
-</busconfig>
-`,
-        );
-        const result = spawnSync(
-          'dbus-run-session',
-          [
-            `--config-file=${config}`,
-            '--',
-            process.execPath,
-            '--import',
-            'tsx',
-            PROBE,
-            'get',
-            `vitest-${randomUUID()}`,
-          ],
-          { cwd: REPO_ROOT, env: isolatedEnv({ HOME: dir }), encoding: 'utf8', timeout: 30_000 },
-        );
-        const lines = jsonLines<ProbeResult>(result);
-        expect(lines).toEqual([{ ok: false, kind: 'keychain', message: textMatching(CANNOT_REACH) }]);
-      }, 40_000);
-
-      it('asks to unlock the login keyring when it is locked (get gives null, set fails, delete gives false)', () => {
-        const home = tempDir();
-        const account = `vitest-${randomUUID()}`;
-        const probe = `"${process.execPath}" --import tsx "${PROBE}"`;
-        // Unlocks a fresh keyring in a throwaway HOME, stores a key, locks the login collection, and then
-        // tries to use it. With no display the unlock prompt cannot appear, like a cancelled prompt.
-        const script = [
-          'printf %s pw | gnome-keyring-daemon --unlock --components=secrets >/dev/null',
-          `${probe} set ${account} sk-before-lock`,
-          `gdbus call --session --dest org.freedesktop.secrets --object-path /org/freedesktop/secrets --method org.freedesktop.Secret.Service.Lock "[objectpath '/org/freedesktop/secrets/collection/login']" >/dev/null`,
-          `${probe} get ${account}`,
-          `${probe} set ${account} sk-after-lock`,
-          `${probe} delete ${account}`,
-        ].join(' && ');
-        const result = spawnSync('dbus-run-session', ['--', 'sh', '-c', script], {
-          cwd: REPO_ROOT,
-          env: isolatedEnv({ HOME: home, XDG_DATA_HOME: join(home, 'data'), XDG_RUNTIME_DIR: home }),
-          encoding: 'utf8',
-          timeout: 60_000,
-        });
-        const [stored, read, replaced, deleted] = jsonLines<ProbeResult>(result);
-        expect(stored).toEqual({ ok: true, value: null });
-        expect(read).toEqual({ ok: true, value: null });
-        expect(replaced).toEqual({
-          ok: false,
-          kind: 'keychain',
-          message: textMatching(/^Unlock your login keyring/),
-        });
-        expect(replaced!.message).not.toContain('sk-after-lock');
-        expect(deleted).toEqual({ ok: true, value: false });
-      }, 70_000);
-    },
-  );
 });
+
+describe.skipIf(missingBusTools.length > 0)(
+  `clear keychain errors on a private bus${missingBusTools.length > 0 ? ` (skipped: ${NO_TOOLS_REASON})` : ''}`,
+  () => {
+    const dirs: string[] = [];
+    afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+    function tempDir(): string {
+      const dir = mkdtempSync(join(tmpdir(), 'voice-review-keychain-'));
+      dirs.push(dir);
+      return dir;
+    }
+
+    it('says so when the bus has no keyring daemon installed', () => {
+      const dir = tempDir();
+      const config = writeBusWithoutServices(dir);
+      const result = spawnSync(
+        'dbus-run-session',
+        [`--config-file=${config}`, '--', process.execPath, '--import', 'tsx', PROBE, 'get', `vitest-${randomUUID()}`],
+        { cwd: REPO_ROOT, env: isolatedEnv({ HOME: dir }), encoding: 'utf8', timeout: 30_000 },
+      );
+      const lines = jsonLines<ProbeResult>(result);
+      expect(lines).toEqual([{ ok: false, kind: 'keychain', message: textMatching(CANNOT_REACH) }]);
+    }, 40_000);
+
+    it('asks to unlock the login keyring when it is locked (get gives null, set fails, delete gives false)', () => {
+      const home = tempDir();
+      const account = `vitest-${randomUUID()}`;
+      const probe = `"${process.execPath}" --import tsx "${PROBE}"`;
+      // Unlocks a fresh keyring in a throwaway HOME, stores a key, locks the login collection, and then
+      // tries to use it. With no display the unlock prompt cannot appear, like a cancelled prompt.
+      const script = [
+        'printf %s pw | gnome-keyring-daemon --unlock --components=secrets >/dev/null',
+        `${probe} set ${account} sk-before-lock`,
+        `gdbus call --session --dest org.freedesktop.secrets --object-path /org/freedesktop/secrets --method org.freedesktop.Secret.Service.Lock "[objectpath '/org/freedesktop/secrets/collection/login']" >/dev/null`,
+        `${probe} get ${account}`,
+        `${probe} set ${account} sk-after-lock`,
+        `${probe} delete ${account}`,
+      ].join(' && ');
+      const result = spawnSync('dbus-run-session', ['--', 'sh', '-c', script], {
+        cwd: REPO_ROOT,
+        env: isolatedEnv({ HOME: home, XDG_DATA_HOME: join(home, 'data'), XDG_RUNTIME_DIR: home }),
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      const [stored, read, replaced, deleted] = jsonLines<ProbeResult>(result);
+      expect(stored).toEqual({ ok: true, value: null });
+      expect(read).toEqual({ ok: true, value: null });
+      expect(replaced).toEqual({
+        ok: false,
+        kind: 'keychain',
+        message: textMatching(/^Unlock your login keyring/),
+      });
+      expect(replaced!.message).not.toContain('sk-after-lock');
+      expect(deleted).toEqual({ ok: true, value: false });
+    }, 70_000);
+  },
+);
 
 describe('keytar that cannot be loaded', () => {
   it('gives a keychain error that says to reinstall, not a crash', async () => {

@@ -402,6 +402,38 @@ async function expectValueOrApiError(promise: Promise<unknown>): Promise<void> {
 /** Zero backoff: a retried read costs a timer tick, not a wait. */
 const NO_WAIT = { baseDelayMs: 0, maxDelayMs: 0 };
 
+/** What the loopback server does with a request. */
+type Answer = (req: http.IncomingMessage, res: http.ServerResponse) => void;
+
+/**
+ * A loopback HTTP server on 127.0.0.1 for the enclosing describe (started before its tests, closed
+ * after); a test sets `answer` to decide what the next requests get, and `client()` reaches it.
+ */
+function useLoopbackServer(): { answer: Answer; client: (timeoutMs?: number) => ApiClient } {
+  let server: http.Server;
+  let origin = '';
+  const loopback = {
+    answer: ((_req, res) => res.end()) as Answer,
+    client: (timeoutMs = 2_000): ApiClient =>
+      createApiClient({ baseUrl: `${origin}/v1`, apiKey: KEY, timeoutMs, retry: NO_WAIT }),
+  };
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        loopback.answer(req, res);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+  return loopback;
+}
+
 describe('the client on arbitrary answers', () => {
   it(`ends in a value or a typed ApiError without the key (in memory, ${RUNS} runs)`, async () => {
     await fc.assert(
@@ -445,116 +477,100 @@ describe('the client on arbitrary answers', () => {
       { numRuns: RUNS },
     );
   });
+});
 
-  describe('over real HTTP on 127.0.0.1', () => {
-    let server: http.Server;
-    let origin: string;
-    /** What the server does with the next request. */
-    let answer: (req: http.IncomingMessage, res: http.ServerResponse) => void = (_req, res) => res.end();
+describe('the client on arbitrary answers over real HTTP on 127.0.0.1', () => {
+  const loopback = useLoopbackServer();
 
-    beforeAll(async () => {
-      server = http.createServer((req, res) => {
-        req.resume();
-        req.on('end', () => answer(req, res));
-      });
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    });
+  it(`ends in a value or a typed ApiError on raw bytes, any status, dropped sockets (${HTTP_RUNS} runs)`, async () => {
+    const action = fc.oneof(
+      { weight: 8, arbitrary: fc.tuple(status, body).map(([code, text]) => ({ kind: 'send' as const, code, text })) },
+      { weight: 1, arbitrary: fc.constant({ kind: 'drop' as const }) },
+      { weight: 1, arbitrary: body.map((text) => ({ kind: 'cut' as const, text })) },
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...CALLS), action, async ([, call], act) => {
+        loopback.answer = (req, res) => {
+          if (act.kind === 'drop') {
+            req.socket.destroy();
+          } else if (act.kind === 'cut') {
+            // Promises more than it sends, then hangs up mid-body.
+            res.writeHead(200, { 'Content-Length': String(Buffer.byteLength(act.text) + 100) });
+            res.write(act.text);
+            setImmediate(() => res.socket?.destroy());
+          } else {
+            res.writeHead(act.code, { 'Content-Type': 'application/json' });
+            res.end(act.text);
+          }
+        };
+        await expectValueOrApiError(call(loopback.client()));
+      }),
+      { numRuns: HTTP_RUNS },
+    );
+  });
+});
 
-    afterAll(async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    });
+describe('the client on extreme answers over real HTTP on 127.0.0.1', () => {
+  const loopback = useLoopbackServer();
 
-    const client = (timeoutMs = 2_000): ApiClient =>
-      createApiClient({ baseUrl: `${origin}/v1`, apiKey: KEY, timeoutMs, retry: NO_WAIT });
+  it('reads a 10 MB string inside valid JSON within a couple of seconds', async () => {
+    const name = 'x'.repeat(10 * 1024 * 1024);
+    loopback.answer = (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ status: 'success', phones: [{ number: '+14155550123', name }] }));
+    };
+    const started = Date.now();
+    const phones = await loopback.client(5_000).listPhones();
+    expect(phones[0]?.name).toHaveLength(name.length);
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
 
-    it(`ends in a value or a typed ApiError on raw bytes, any status, dropped sockets (${HTTP_RUNS} runs)`, async () => {
-      const action = fc.oneof(
-        { weight: 8, arbitrary: fc.tuple(status, body).map(([code, text]) => ({ kind: 'send' as const, code, text })) },
-        { weight: 1, arbitrary: fc.constant({ kind: 'drop' as const }) },
-        { weight: 1, arbitrary: body.map((text) => ({ kind: 'cut' as const, text })) },
+  it.each([
+    ['a list of phones', (deep: string) => `{"status":"success","phones":${deep}}`],
+    [
+      'an interaction variable',
+      (deep: string) => `{"status":"success","interaction":{"sid":"i1","variables":{"v":${deep}}}}`,
+    ],
+    ['an error body', (deep: string) => `{"status":"error","message":${deep}}`],
+  ])('ends in a value or a typed error on an array nested 10 000 deep in %s', async (_where, wrap) => {
+    const depth = 10_000;
+    const text = wrap(`${'['.repeat(depth)}${']'.repeat(depth)}`);
+    loopback.answer = (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(text);
+    };
+    const started = Date.now();
+    const c = loopback.client(5_000);
+    await expectValueOrApiError(text.includes('interaction') ? c.getInteraction('i1') : c.listPhones());
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('reads an interaction variable nested 10 000 deep as text instead of failing', async () => {
+    const depth = 10_000;
+    loopback.answer = (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(
+        `{"status":"success","interaction":{"sid":"i1","variables":{"v":${'['.repeat(depth)}${']'.repeat(depth)},"w":7}}}`,
       );
-      await fc.assert(
-        fc.asyncProperty(fc.constantFrom(...CALLS), action, async ([, call], act) => {
-          answer = (req, res) => {
-            if (act.kind === 'drop') {
-              req.socket.destroy();
-            } else if (act.kind === 'cut') {
-              // Promises more than it sends, then hangs up mid-body.
-              res.writeHead(200, { 'Content-Length': String(Buffer.byteLength(act.text) + 100) });
-              res.write(act.text);
-              setImmediate(() => res.socket?.destroy());
-            } else {
-              res.writeHead(act.code, { 'Content-Type': 'application/json' });
-              res.end(act.text);
-            }
-          };
-          await expectValueOrApiError(call(client()));
-        }),
-        { numRuns: HTTP_RUNS },
-      );
-    });
+    };
+    const interaction = await loopback.client(5_000).getInteraction('i1');
+    expect(typeof interaction.variables.v).toBe('string');
+    expect(interaction.variables.w).toBe('7');
+  });
 
-    it('reads a 10 MB string inside valid JSON within a couple of seconds', async () => {
-      const name = 'x'.repeat(10 * 1024 * 1024);
-      answer = (_req, res) => {
-        res.writeHead(200, { 'Content-Type': 'application/json' });
-        res.end(JSON.stringify({ status: 'success', phones: [{ number: '+14155550123', name }] }));
-      };
-      const started = Date.now();
-      const phones = await client(5_000).listPhones();
-      expect(phones[0]?.name).toHaveLength(name.length);
-      expect(Date.now() - started).toBeLessThan(3_000);
-    });
-
-    it.each([
-      ['a list of phones', (deep: string) => `{"status":"success","phones":${deep}}`],
-      [
-        'an interaction variable',
-        (deep: string) => `{"status":"success","interaction":{"sid":"i1","variables":{"v":${deep}}}}`,
-      ],
-      ['an error body', (deep: string) => `{"status":"error","message":${deep}}`],
-    ])('ends in a value or a typed error on an array nested 10 000 deep in %s', async (_where, wrap) => {
-      const depth = 10_000;
-      const text = wrap(`${'['.repeat(depth)}${']'.repeat(depth)}`);
-      answer = (_req, res) => {
-        res.writeHead(200, { 'Content-Type': 'application/json' });
-        res.end(text);
-      };
-      const started = Date.now();
-      const c = client(5_000);
-      await expectValueOrApiError(text.includes('interaction') ? c.getInteraction('i1') : c.listPhones());
-      expect(Date.now() - started).toBeLessThan(2_000);
-    });
-
-    it('reads an interaction variable nested 10 000 deep as text instead of failing', async () => {
-      const depth = 10_000;
-      answer = (_req, res) => {
-        res.writeHead(200, { 'Content-Type': 'application/json' });
-        res.end(
-          `{"status":"success","interaction":{"sid":"i1","variables":{"v":${'['.repeat(depth)}${']'.repeat(depth)},"w":7}}}`,
-        );
-      };
-      const interaction = await client(5_000).getInteraction('i1');
-      expect(typeof interaction.variables.v).toBe('string');
-      expect(interaction.variables.w).toBe('7');
-    });
-
-    it.each([
-      ['offsets', (i: number) => i, ''],
-      ['absolute times without a start', (i: number) => 1_700_000_000 + i, ''],
-      ['absolute times with a start', (i: number) => 1_700_000_000 + i, '"started_at":1700000000,'],
-    ])('ends in a value or a typed error on a log of 200 000 %s', async (_what, timestamp, start) => {
-      // timestamps.ts spreads the log into Math.min/Math.max, which overflows the stack at this size.
-      const log = `[${Array.from({ length: 200_000 }, (_, i) => `{"timestamp":${timestamp(i)}}`).join(',')}]`;
-      answer = (_req, res) => {
-        res.writeHead(200, { 'Content-Type': 'application/json' });
-        res.end(`{"status":"success","interaction":{"sid":"i1",${start}"log":${log}}}`);
-      };
-      const started = Date.now();
-      await expectValueOrApiError(client(5_000).getInteraction('i1'));
-      expect(Date.now() - started).toBeLessThan(3_000);
-    });
+  it.each([
+    ['offsets', (i: number) => i, ''],
+    ['absolute times without a start', (i: number) => 1_700_000_000 + i, ''],
+    ['absolute times with a start', (i: number) => 1_700_000_000 + i, '"started_at":1700000000,'],
+  ])('ends in a value or a typed error on a log of 200 000 %s', async (_what, timestamp, start) => {
+    // timestamps.ts spreads the log into Math.min/Math.max, which overflows the stack at this size.
+    const log = `[${Array.from({ length: 200_000 }, (_, i) => `{"timestamp":${timestamp(i)}}`).join(',')}]`;
+    loopback.answer = (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(`{"status":"success","interaction":{"sid":"i1",${start}"log":${log}}}`);
+    };
+    const started = Date.now();
+    await expectValueOrApiError(loopback.client(5_000).getInteraction('i1'));
+    expect(Date.now() - started).toBeLessThan(3_000);
   });
 });

@@ -211,7 +211,9 @@ describe('the default backend: the OS keychain', () => {
     const error = await rejection(keyStorage.get('workspace-1'));
     expect(error.kind).toBe('keychain');
   });
+});
 
+describe('the keychain probe: caching, timeouts and input checks', () => {
   it('probes at most once per cache period, and again at once after a keychain call failed', async () => {
     let clockMs = 1_000_000;
     const { keytar, keyStorage } = storage({ now: () => clockMs, probeCacheMs: 10_000 });
@@ -319,7 +321,9 @@ describe('switching to safeStorage', () => {
     expect(await again.get('workspace-1')).toBe('sk-live-weak');
     expect(restarted.state.plainText).toBe(true);
   });
+});
 
+describe('the encrypted file after switching to safeStorage', () => {
   it('keeps keys in an encrypted file after the switch: round trip, no plaintext, mode 0600, keychain untouched', async () => {
     const { keytar, dir, keyStorage } = storage();
     keytar.state.failWith = LOCKED_COLLECTION;
@@ -396,7 +400,9 @@ describe('switching to safeStorage', () => {
     await Promise.all(Array.from({ length: 8 }, (_, i) => keyStorage.set(`workspace-${i}`, `sk-${i}`)));
     for (let i = 0; i < 8; i++) expect(await keyStorage.get(`workspace-${i}`)).toBe(`sk-${i}`);
   });
+});
 
+describe('the encrypted file when something is wrong', () => {
   it('explains a damaged file and recovers when the key is entered again, keeping the damaged copy', async () => {
     const { dir, keyStorage } = storage();
     await keyStorage.useSafeStorage(false);

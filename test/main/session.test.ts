@@ -300,7 +300,9 @@ describe('adding and switching workspaces', () => {
     expect(again.workspace).toMatchObject({ id: 'demo', isDemo: true });
     expect(again.demoInteractions.length).toBeGreaterThan(0);
   });
+});
 
+describe('the same base URL again, a lost key', () => {
   it('connecting again to the same base URL updates that workspace instead of adding another', async () => {
     const r = rig();
     const first = await r.session.connect({ name: 'Production', baseUrl: prod.baseUrl, apiKey: PROD_KEY });
@@ -523,7 +525,9 @@ describe('testing a connection', () => {
     });
     expect(gone.elapsedMs).toBeUndefined();
   });
+});
 
+describe('testing a connection: unreachable, TLS, keychain and the demo', () => {
   it('reports a closed port as unreachable, connection refused', async () => {
     const probe = http.createServer();
     const host = await listen(probe);

@@ -78,7 +78,9 @@ describe('settings store', () => {
     await store.save(DEFAULTS);
     expect(JSON.parse(await readFile(store.path, 'utf8'))).toEqual(DEFAULTS);
   });
+});
 
+describe('settings store: damaged and foreign files', () => {
   it('keeps a corrupt file as settings.json.corrupt-<timestamp> and starts from the defaults', async () => {
     const dir = await tempDir();
     const store = createSettingsStore(dir);
@@ -140,7 +142,9 @@ describe('settings store', () => {
     expect(await store.load()).toEqual(TWO_WORKSPACES);
     expect(await readdir(dir)).toEqual(['settings.json']);
   });
+});
 
+describe('settings store: keys and preferences', () => {
   it('never writes an API key, even one riding along on the objects it is given', async () => {
     const dir = await tempDir();
     const store = createSettingsStore(dir);

@@ -203,7 +203,9 @@ describe('an interaction end to end through the schema', () => {
     expect(interaction.durationSeconds).toBe(30);
     expect(interaction.log[0]?.offsetSeconds).toBe(2.5);
   });
+});
 
+describe('the demo seed end to end through the schema', () => {
   const seed = readSeed();
   const finished = seed.filter((i) => i.ended_at !== undefined && i.ended_at !== null);
 
