@@ -53,7 +53,7 @@ const MIME_TYPES: Readonly<Record<string, string>> = {
 };
 
 /** MIME type served for `path`, from its extension; `application/octet-stream` when unknown. */
-export function mimeTypeOf(path: string): string {
+function mimeTypeOf(path: string): string {
   return MIME_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
 }
 

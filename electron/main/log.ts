@@ -199,7 +199,7 @@ export function redact(value: unknown, secrets: Iterable<string>): unknown {
  * An electron-log hook that redacts every argument of every message with the secrets
  * `getSecrets()` returns at that moment. Returns a new message; the original is not changed.
  */
-export function createRedactionHook(getSecrets: () => Iterable<string> = registeredSecrets): Logger.Hook {
+function createRedactionHook(getSecrets: () => Iterable<string> = registeredSecrets): Logger.Hook {
   return (message) => ({ ...message, data: message.data.map((item) => redact(item, getSecrets())) });
 }
 

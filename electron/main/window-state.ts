@@ -45,7 +45,7 @@ export const DEFAULT_WINDOW_SIZE = { width: 1280, height: 800 } as const;
 /** Smallest window the layout works in (the BrowserWindow's minWidth/minHeight), in DIP. */
 export const MIN_WINDOW_SIZE = { width: 900, height: 600 } as const;
 /** File name inside the user-data folder. */
-export const WINDOW_STATE_FILE_NAME = 'window-state.json';
+const WINDOW_STATE_FILE_NAME = 'window-state.json';
 
 /** Height of the strip at the window's top that must be on screen so it can be dragged, in DIP. */
 const TITLE_BAR_DIP = 32;

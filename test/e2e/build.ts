@@ -33,7 +33,7 @@ const SOURCES = ['renderer', 'electron', 'electron.vite.config.ts', 'package.jso
 const OUTPUTS = [join(RENDERER_DIR, 'index.html'), join(OUT_DIR, 'main', 'index.js'), PRELOAD, PEAKS_WORKER];
 
 /** True when every output exists and the oldest is at least as new as the newest source. */
-export function isBuildFresh(): boolean {
+function isBuildFresh(): boolean {
   if (!OUTPUTS.every((output) => existsSync(output))) return false;
   const built = Math.min(...[RENDERER_DIR, join(OUT_DIR, 'main'), join(OUT_DIR, 'preload')].map(oldestMtime));
   const sources = Math.max(...SOURCES.map((source) => newestMtime(join(ROOT, source))));
