@@ -5,7 +5,7 @@
  * {@link IpcResult}: errors travel as data, never as exceptions.
  */
 import { z } from 'zod';
-import type { ApiMethod, IpcResult } from '../shared/contract';
+import type { ApiMethod, DeleteResult, IpcResult } from '../shared/contract';
 import type { Interaction } from '../shared/domain';
 import { ApiError } from '../shared/errors';
 import { isSid } from '../shared/sid';
@@ -117,76 +117,21 @@ const argSchemas = {
   getPeaks: z.tuple([interactionSid]),
 } satisfies Record<ApiMethod, z.ZodType>;
 
-/** Creates the handler table over a session. */
+/** What each method does once its arguments passed their schema. */
+type Implementations = { [K in ApiMethod]: (...args: z.output<(typeof argSchemas)[K]>) => Promise<unknown> };
+
+/** The message of an unexpected (non-ApiError) failure: nothing internal reaches the renderer. */
+const UNEXPECTED_MESSAGE =
+  'Something went wrong inside Voice Review. Try again; if it keeps happening, restart the app.';
+
+/**
+ * Creates the handler table over a session: each handler checks its arguments against the
+ * method's schema (`bad_input` with the first problem's message otherwise), runs the method, and
+ * returns its value or its ApiError as data; any other failure is reported to `onUnexpected` and
+ * returned as a `server` error with a generic message.
+ */
 export function createHandlers(options: HandlerOptions): HandlerTable {
-  const { session } = options;
-
-  /**
-   * Runs a read or write of one SID or number on the active workspace's client; a 404 becomes
-   * "WHAT was not found in workspace "NAME"", saying what was looked up and where. The name is taken before the request, so a switch
-   * while it runs cannot put the wrong workspace in the message.
-   */
-  async function lookUp<T>(what: string, check: string, call: (client: ApiClient) => Promise<T>): Promise<T> {
-    const client = await session.client();
-    const workspace = session.activeWorkspaceName();
-    try {
-      return await call(client);
-    } catch (err) {
-      if (!(err instanceof ApiError) || err.kind !== 'not_found' || workspace === null) throw err;
-      throw new ApiError({
-        ...err.toData(),
-        message: `${what} was not found in workspace "${workspace}". Check ${check} and that you are in the right workspace.`,
-      });
-    }
-  }
-
-  const impl: { [K in ApiMethod]: (...args: z.output<(typeof argSchemas)[K]>) => Promise<unknown> } = {
-    getSession: () => session.info(),
-    connect: (input) => session.connect(input),
-    openDemo: () => session.openDemo(),
-    disconnect: () => session.disconnect(),
-    switchWorkspace: (id) => session.switchWorkspace(id),
-    renameWorkspace: (id, name) => session.renameWorkspace(id, name),
-    changeWorkspaceKey: (id, apiKey) => session.changeWorkspaceKey(id, apiKey),
-    testWorkspace: (id) => session.testWorkspace(id),
-    removeWorkspace: (id) => session.removeWorkspace(id),
-    useSafeStorage: (confirmWeak) => session.useSafeStorage(confirmWeak),
-    setPreferences: (preferences) => session.setPreferences(preferences),
-    getInteraction: async (sid) => {
-      const parsed = await lookUp(`Interaction ${sid}`, 'the SID', (client) => client.getInteraction(sid));
-      session.rememberRecording(parsed.sid, parsed.recordingUrl);
-      const { recordingUrl, ...rest } = parsed;
-      const problem = recordingUrlProblem(recordingUrl);
-      const interaction: Interaction = {
-        ...rest,
-        recording: problem
-          ? { available: false, reason: problem }
-          : { available: true, src: options.recordingSrc(parsed.sid) },
-      };
-      return interaction;
-    },
-    listPhones: async () => (await session.client()).listPhones(),
-    getPhone: (number) => lookUp(`Phone number ${number}`, 'the number', (client) => client.getPhone(number)),
-    updatePhone: (number, update) =>
-      lookUp(`Phone number ${number}`, 'the number', (client) => client.updatePhone(number, update)),
-    listSipTrunks: async () => (await session.client()).listSipTrunks(),
-    getSipTrunk: (sid) => lookUp(`SIP trunk ${sid}`, 'the SID', (client) => client.getSipTrunk(sid)),
-    createSipTrunk: async (input) => (await session.client()).createSipTrunk(input),
-    listWebhooks: async () => (await session.client()).listWebhooks(),
-    getWebhook: (sid) => lookUp(`Webhook ${sid}`, 'the SID', (client) => client.getWebhook(sid)),
-    deleteWebhook: async (sid) => {
-      try {
-        await (await session.client()).deleteWebhook(sid);
-        return { alreadyGone: false };
-      } catch (err) {
-        // A 404 on delete means it is already gone: the user's goal is met.
-        if (err instanceof ApiError && err.kind === 'not_found') return { alreadyGone: true };
-        throw err;
-      }
-    },
-    getPeaks: (sid) => options.peaks.get(sid),
-  };
-
+  const impl = implementations(options);
   const table = {} as HandlerTable;
   for (const method of Object.keys(argSchemas) as ApiMethod[]) {
     table[method] = async (args) => {
@@ -201,15 +146,92 @@ export function createHandlers(options: HandlerOptions): HandlerTable {
       } catch (err) {
         if (err instanceof ApiError) return { ok: false, error: err.toData() };
         options.onUnexpected?.(method, err);
-        return {
-          ok: false,
-          error: {
-            kind: 'server',
-            message: 'Something went wrong inside Voice Review. Try again; if it keeps happening, restart the app.',
-          },
-        };
+        return { ok: false, error: { kind: 'server', message: UNEXPECTED_MESSAGE } };
       }
     };
   }
   return table;
+}
+
+/** The methods over the session, the peaks service and the recording URLs. */
+function implementations({ session, peaks, recordingSrc }: HandlerOptions): Implementations {
+  return {
+    getSession: () => session.info(),
+    connect: (input) => session.connect(input),
+    openDemo: () => session.openDemo(),
+    disconnect: () => session.disconnect(),
+    switchWorkspace: (id) => session.switchWorkspace(id),
+    renameWorkspace: (id, name) => session.renameWorkspace(id, name),
+    changeWorkspaceKey: (id, apiKey) => session.changeWorkspaceKey(id, apiKey),
+    testWorkspace: (id) => session.testWorkspace(id),
+    removeWorkspace: (id) => session.removeWorkspace(id),
+    useSafeStorage: (confirmWeak) => session.useSafeStorage(confirmWeak),
+    setPreferences: (preferences) => session.setPreferences(preferences),
+    getInteraction: (sid) => getInteraction(session, recordingSrc, sid),
+    listPhones: async () => (await session.client()).listPhones(),
+    getPhone: (number) => lookUp(session, `Phone number ${number}`, 'the number', (client) => client.getPhone(number)),
+    updatePhone: (number, update) =>
+      lookUp(session, `Phone number ${number}`, 'the number', (client) => client.updatePhone(number, update)),
+    listSipTrunks: async () => (await session.client()).listSipTrunks(),
+    getSipTrunk: (sid) => lookUp(session, `SIP trunk ${sid}`, 'the SID', (client) => client.getSipTrunk(sid)),
+    createSipTrunk: async (input) => (await session.client()).createSipTrunk(input),
+    listWebhooks: async () => (await session.client()).listWebhooks(),
+    getWebhook: (sid) => lookUp(session, `Webhook ${sid}`, 'the SID', (client) => client.getWebhook(sid)),
+    deleteWebhook: (sid) => deleteWebhook(session, sid),
+    getPeaks: (sid) => peaks.get(sid),
+  };
+}
+
+/**
+ * Runs a read or write of one SID or number on the active workspace's client; a 404 becomes
+ * "WHAT was not found in workspace "NAME"", saying what was looked up and where. The name is taken
+ * before the request, so a switch while it runs cannot put the wrong workspace in the message.
+ */
+async function lookUp<T>(
+  session: Session,
+  what: string,
+  check: string,
+  call: (client: ApiClient) => Promise<T>,
+): Promise<T> {
+  const client = await session.client();
+  const workspace = session.activeWorkspaceName();
+  try {
+    return await call(client);
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.kind !== 'not_found' || workspace === null) throw err;
+    throw new ApiError({
+      ...err.toData(),
+      message: `${what} was not found in workspace "${workspace}". Check ${check} and that you are in the right workspace.`,
+    });
+  }
+}
+
+/**
+ * The interaction for the renderer: its recording URL stays in main (remembered for the
+ * recording protocol); the renderer gets a playable `src`, or the reason there is none.
+ */
+async function getInteraction(
+  session: Session,
+  recordingSrc: (sid: string) => string,
+  sid: string,
+): Promise<Interaction> {
+  const parsed = await lookUp(session, `Interaction ${sid}`, 'the SID', (client) => client.getInteraction(sid));
+  session.rememberRecording(parsed.sid, parsed.recordingUrl);
+  const { recordingUrl, ...rest } = parsed;
+  const problem = recordingUrlProblem(recordingUrl);
+  return {
+    ...rest,
+    recording: problem ? { available: false, reason: problem } : { available: true, src: recordingSrc(parsed.sid) },
+  };
+}
+
+/** Deletes a webhook; a 404 means it is already gone, which meets the user's goal. */
+async function deleteWebhook(session: Session, sid: string): Promise<DeleteResult> {
+  try {
+    await (await session.client()).deleteWebhook(sid);
+    return { alreadyGone: false };
+  } catch (err) {
+    if (err instanceof ApiError && err.kind === 'not_found') return { alreadyGone: true };
+    throw err;
+  }
 }
