@@ -88,22 +88,69 @@ async function startLongCallService(
 
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
+/** The transcripts of one link: the two timed calls, and the views for the paint figures. */
+function benchTranscripts() {
+  return {
+    calls: {
+      '1 min': tag(buildTranscript(60, 20), 'call 1 min'),
+      '40 min': tag(buildTranscript(2400, 500), 'call 40 min'),
+    },
+    transcript500: Array.from({ length: TRANSCRIPT_500_VIEWS }, (_, k) => tag(buildTranscript(2400, 500), `t500 ${k}`)),
+    transcript5000: Array.from({ length: TRANSCRIPT_5000_VIEWS }, (_, k) =>
+      tag(buildTranscript(2400, 5000), `t5000 ${k}`),
+    ),
+  };
+}
+
+/** One run's main: a stack, the `ipcMain` stand-in it registered on, and its user-data folder. */
+interface Run {
+  stack: MainStack;
+  ipcMain: IpcMainStandIn;
+  dir: string;
+}
+
+/**
+ * A stack as Electron's main builds it (decoding in the built worker, peaks held for playback),
+ * in a new user-data folder, connected to the long-call service.
+ * @throws Error when the service refuses the connection
+ */
+async function startRun(
+  link: LinkName,
+  app: BuiltApp,
+  origin: string,
+  service: { baseUrl: string; apiKey: string },
+): Promise<Run> {
+  const dir = mkdtempSync(join(os.tmpdir(), 'voice-review-bench-'));
+  const stack = createMainStack({
+    userDataDir: dir,
+    secrets: createMemoryStore(),
+    resourcesDir: join(__dirname, '../../resources'),
+    recordingSrc: (sid) => `${origin}${recordingPath(sid)}`,
+    appOrigin: origin,
+    log: quiet,
+    peaksDecoder: { workerPath: app.peaksWorker },
+  });
+  const ipcMain = createIpcMainStandIn();
+  registerIpc(ipcMain, stack);
+  const connected = await stack.handlers.connect([
+    { name: `Long calls (${link})`, baseUrl: service.baseUrl, apiKey: service.apiKey },
+  ]);
+  if (!connected.ok) throw new Error(`Could not connect to the long-call service: ${JSON.stringify(connected.error)}`);
+  return { stack, ipcMain, dir };
+}
+
+async function closeRun(run: Run): Promise<void> {
+  await run.stack.close();
+  rmSync(run.dir, { recursive: true, force: true });
+}
+
 /** Everything one link needs: the long-call service, main's stack connected to it, the bench server. */
 export async function startLink(
   link: LinkName,
   files: { oneMinute: string; fortyMinutes: string },
   app: BuiltApp,
 ): Promise<BenchLink> {
-  const calls = {
-    '1 min': tag(buildTranscript(60, 20), 'call 1 min'),
-    '40 min': tag(buildTranscript(2400, 500), 'call 40 min'),
-  };
-  const transcript500 = Array.from({ length: TRANSCRIPT_500_VIEWS }, (_, k) =>
-    tag(buildTranscript(2400, 500), `t500 ${k}`),
-  );
-  const transcript5000 = Array.from({ length: TRANSCRIPT_5000_VIEWS }, (_, k) =>
-    tag(buildTranscript(2400, 5000), `t5000 ${k}`),
-  );
+  const { calls, transcript500, transcript5000 } = benchTranscripts();
   const longCalls = await startLongCallService({
     bytesPerSecond: link === '16 Mbit/s' ? SIXTEEN_MBIT : undefined,
     recordings: [
@@ -114,7 +161,7 @@ export async function startLink(
     ],
   });
 
-  let current: { stack: MainStack; ipcMain: IpcMainStandIn; dir: string } | null = null;
+  let current: Run | null = null;
   const server = await startBenchServer({
     rendererDir: app.rendererDir,
     wavesurferFile: join(__dirname, '../../node_modules/wavesurfer.js/dist/wavesurfer.esm.js'),
@@ -125,32 +172,10 @@ export async function startLink(
   });
   const origin = server.origin;
 
-  /** A stack as Electron's main builds it: decoding in the built worker, peaks held for playback. */
   async function freshStack(): Promise<void> {
     const previous = current;
-    const dir = mkdtempSync(join(os.tmpdir(), 'voice-review-bench-'));
-    const stack = createMainStack({
-      userDataDir: dir,
-      secrets: createMemoryStore(),
-      resourcesDir: join(__dirname, '../../resources'),
-      recordingSrc: (sid) => `${origin}${recordingPath(sid)}`,
-      appOrigin: origin,
-      log: quiet,
-      peaksDecoder: { workerPath: app.peaksWorker },
-    });
-    const ipcMain = createIpcMainStandIn();
-    registerIpc(ipcMain, stack);
-    const connected = await stack.handlers.connect([
-      { name: `Long calls (${link})`, baseUrl: longCalls.baseUrl, apiKey: longCalls.apiKey },
-    ]);
-    if (!connected.ok)
-      throw new Error(`Could not connect to the long-call service: ${JSON.stringify(connected.error)}`);
-    current = { stack, ipcMain, dir };
-    if (previous) await closeStack(previous);
-  }
-  async function closeStack(run: { stack: MainStack; dir: string }): Promise<void> {
-    await run.stack.close();
-    rmSync(run.dir, { recursive: true, force: true });
+    current = await startRun(link, app, origin, longCalls);
+    if (previous) await closeRun(previous);
   }
 
   await freshStack();
@@ -174,7 +199,7 @@ export async function startLink(
     freshStack,
     async close() {
       await server.close();
-      if (current) await closeStack(current);
+      if (current) await closeRun(current);
       current = null;
       await longCalls.close();
     },
