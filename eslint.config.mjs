@@ -6,6 +6,12 @@ import svelte from 'eslint-plugin-svelte';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+/** Import pattern that keeps main's and the preload's modules out of the renderer. */
+const RENDERER_STAYS_OUT_OF_MAIN = {
+  group: ['**/electron/main/**', '**/electron/preload/**'],
+  message: 'The renderer reaches main only through window.api.',
+};
+
 export default tseslint.config(
   { ignores: ['out/**', 'out-*/**', 'dist/**', 'node_modules/**', 'test-artifacts/**', 'resources/**'] },
   js.configs.recommended,
@@ -44,19 +50,7 @@ export default tseslint.config(
   {
     // The renderer never reaches main's modules: only the typed bridge on window.api.
     files: ['renderer/**/*.ts', 'renderer/**/*.svelte'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['**/electron/main/**', '**/electron/preload/**'],
-              message: 'The renderer reaches main only through window.api.',
-            },
-          ],
-        },
-      ],
-    },
+    rules: { 'no-restricted-imports': ['error', { patterns: [RENDERER_STAYS_OUT_OF_MAIN] }] },
   },
   {
     // Views call queries and mutations (lib/queries.ts), never the bridge directly.
@@ -66,10 +60,7 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            {
-              group: ['**/electron/main/**', '**/electron/preload/**'],
-              message: 'The renderer reaches main only through window.api.',
-            },
+            RENDERER_STAYS_OUT_OF_MAIN,
             { group: ['**/lib/api', '$lib/api'], message: 'Views use queries and mutations from lib/queries.ts.' },
           ],
         },

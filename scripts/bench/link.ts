@@ -169,6 +169,10 @@ export async function startLink(
       if (!current) throw new Error('No stack is running.');
       return current.stack.recording(request);
     },
+    ipcResult: (request) => {
+      if (!current) throw new Error('No stack is running.');
+      return current.ipcMain.serveResult(request);
+    },
   });
   const origin = server.origin;
 

@@ -1,10 +1,11 @@
 /**
  * The benchmark's loopback server, wired like the end-to-end harness (test/e2e/harness.ts); the
  * page's `window.api` is the built preload, whose IPC reaches main through a Playwright binding
- * (test/fixtures/preload-bridge.ts), not this server:
+ * (test/fixtures/preload-bridge.ts), large results fetched from this server:
  * - `/index.html` and assets: the renderer built into `out-bench/renderer`, with the app's CSP;
  * - `/recording/<sid>`: the project's own recording protocol handler (createRecordingHandler from
  *   electron/main/recording-protocol.ts), the code Electron registers for `vr-recording:`;
+ * - `/__voice-review-ipc-result/<ticket>`: a large IPC result the preload's stand-in fetches;
  * - `/bench/bare.html`, `/bench/wavesurfer.html`, `/bench/wavesurfer.esm.js`: the two reference
  *   pages (a bare `<audio>` element, and wavesurfer.js's default full-fetch path from node_modules);
  * - `/bench/warmup.wav`: a quarter second of silence played before each measurement.
@@ -15,6 +16,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { extname, join, normalize } from 'node:path';
 import { CONTENT_SECURITY_POLICY } from '../../electron/main/security';
 import { answerWith } from '../../test/fixtures/http-bridge';
+import { IPC_RESULT_PATH } from '../../test/fixtures/preload-bridge';
 
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -68,6 +70,8 @@ export interface BenchServerOptions {
   wavesurferFile: string;
   /** The recording protocol handler (of the current run's stack). */
   recording: (request: Request) => Promise<Response>;
+  /** Large IPC results held by the current run's `ipcMain` stand-in (test/fixtures/preload-bridge.ts). */
+  ipcResult: (request: Request) => Promise<Response>;
 }
 
 /** Starts the server on 127.0.0.1 (free port). */
@@ -95,6 +99,7 @@ async function serve(req: IncomingMessage, res: ServerResponse, options: BenchSe
   const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
 
   if (path.startsWith('/recording/')) return answerWith(options.recording, req, res);
+  if (path.startsWith(IPC_RESULT_PATH)) return answerWith(options.ipcResult, req, res);
 
   if (path === '/bench/bare.html' || path === '/bench/wavesurfer.html') {
     res.writeHead(200, { 'Content-Type': MIME['.html']!, 'Cache-Control': 'no-store' });

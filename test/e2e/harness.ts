@@ -20,7 +20,7 @@ import { createMainStack, registerIpc, type MainStack } from '../../electron/mai
 import { recordingPath } from '../../electron/main/recording-protocol';
 import type { Session } from '../../electron/main/session';
 import { answerWith } from '../fixtures/http-bridge';
-import { createIpcMainStandIn, installPreload, type IpcMainStandIn } from '../fixtures/preload-bridge';
+import { createIpcMainStandIn, installPreload, IPC_RESULT_PATH, type IpcMainStandIn } from '../fixtures/preload-bridge';
 
 /** Repository root. */
 export const ROOT = resolve(__dirname, '../..');
@@ -96,9 +96,12 @@ export async function startHarnessMain(): Promise<HarnessMain> {
     (...data: unknown[]) =>
       mainLog.push(`${level} ${data.map(String).join(' ')}`);
   // The server first: its origin is the app origin the stack's sender guard accepts.
-  const recording = (request: Request) => stack.recording(request);
+  const routes: HarnessRoutes = {
+    recording: (request) => stack.recording(request),
+    ipcResult: (request) => ipcMain.serveResult(request),
+  };
   const server = createServer((req, res) => {
-    void serve(req, res, recording).catch(() => {
+    void serve(req, res, routes).catch(() => {
       if (!res.headersSent) res.writeHead(500);
       res.end();
     });
@@ -186,13 +189,18 @@ export async function startHarness(options: { viewport?: { width: number; height
   };
 }
 
-async function serve(
-  req: IncomingMessage,
-  res: ServerResponse,
-  recording: (request: Request) => Promise<Response>,
-): Promise<void> {
+/** What the harness's server answers besides the app's files. */
+interface HarnessRoutes {
+  /** `/recording/<sid>`: the stack's recording protocol handler. */
+  recording: (request: Request) => Promise<Response>;
+  /** {@link IPC_RESULT_PATH}: large IPC results held by the `ipcMain` stand-in. */
+  ipcResult: (request: Request) => Promise<Response>;
+}
+
+async function serve(req: IncomingMessage, res: ServerResponse, routes: HarnessRoutes): Promise<void> {
   const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
-  if (path.startsWith('/recording/')) return answerWith(recording, req, res);
+  if (path.startsWith('/recording/')) return answerWith(routes.recording, req, res);
+  if (path.startsWith(IPC_RESULT_PATH)) return answerWith(routes.ipcResult, req, res);
   // The app's files through the very handler Electron serves app://voice-review/ with (CSP included).
   return answerWith(appFiles, req, res, `app://voice-review${path === '/' ? '/index.html' : path}`);
 }

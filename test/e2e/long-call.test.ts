@@ -14,7 +14,14 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { generateRecording, startLongCallServer, type LongCallServer, type WireLogEntry } from '../fixtures/long-call';
 import { ensureBuilt } from './build';
 import { ARTIFACTS_DIR, showInteraction, startHarness, type Harness } from './harness';
-import { activeEntry, clickEntry, mediaTimeSeconds, transcriptSize, waveformDrawn } from './review-helpers';
+import {
+  activeEntry,
+  clickEntry,
+  mediaTimeSeconds,
+  transcriptSize,
+  waitForWaveform,
+  waveformDrawn,
+} from './review-helpers';
 
 /** Length of the call, seconds (40 minutes). */
 const CALL_SECONDS = 40 * 60;
@@ -96,9 +103,7 @@ describe('a 40-minute call', () => {
 
   it('draws the 40-minute waveform from peaks computed in main while the audio plays', async () => {
     await showAndPlay();
-    await h.page.waitForFunction(() => !document.body.innerText.includes('Drawing waveform'), undefined, {
-      timeout: 30_000,
-    });
+    await waitForWaveform(h.page, 30_000);
     expect(await h.page.getByText(/waveform could not be drawn|No waveform/).count()).toBe(0);
     await expect(waveformDrawn(h.page)).resolves.toBe(true);
     // It kept playing meanwhile.
@@ -160,6 +165,8 @@ describe('a 40-minute call', () => {
       /^35:\d\d of 40:0\d$/,
     );
 
+    // The picture a reviewer sees: the waveform drawn too.
+    await waitForWaveform(h.page, 30_000);
     mkdirSync(ARTIFACTS_DIR, { recursive: true });
     await h.page.screenshot({ path: join(ARTIFACTS_DIR, 'long-call.png') });
     await h.page.getByRole('button', { name: 'Pause' }).click();

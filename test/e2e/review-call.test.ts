@@ -17,7 +17,7 @@ import {
   startHarness,
   type Harness,
 } from './harness';
-import { activeEntry, clickEntry, transcriptSize, waveformDrawn } from './review-helpers';
+import { activeEntry, clickEntry, transcriptSize, waitForWaveform, waveformDrawn } from './review-helpers';
 
 let h: Harness;
 let call: Interaction;
@@ -87,9 +87,7 @@ describe('reviewing a call by SID', () => {
 
   it('draws the waveform from peaks computed in main, without the page fetching the recording', async () => {
     await showInteraction(h.page, call.sid);
-    await h.page.waitForFunction(() => !document.body.innerText.includes('Drawing waveform'), undefined, {
-      timeout: 20_000,
-    });
+    await waitForWaveform(h.page);
     await expect(waveformDrawn(h.page)).resolves.toBe(true);
     expect(await h.page.getByText(/waveform could not be drawn|No waveform/).count()).toBe(0);
     // The media element plays the recording's own URL (no blob: copy of it in the page)...
@@ -156,7 +154,9 @@ describe('reviewing a call by SID', () => {
     expect(state.text).toContain(call.log[state.index]!.message);
     expect(state.inView).toBe(true);
 
-    // Let the highlight settle on screen, then keep the picture a reviewer sees.
+    // Keep the picture a reviewer sees: the waveform drawn and the highlight settled on screen.
+    await waitForWaveform(h.page);
+    await expect(waveformDrawn(h.page)).resolves.toBe(true);
     mkdirSync(ARTIFACTS_DIR, { recursive: true });
     await h.page.screenshot({ path: join(ARTIFACTS_DIR, 'review-call.png') });
     await h.page.getByRole('button', { name: 'Pause' }).click();

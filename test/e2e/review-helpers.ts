@@ -77,3 +77,14 @@ export async function waveformDrawn(page: Page): Promise<boolean> {
     return canvases > 0 && !document.body.innerText.includes('Drawing waveform');
   });
 }
+
+/**
+ * Waits until the waveform placeholder ("Drawing waveform…") is gone: the peaks arrived and were
+ * drawn, or the view said why they could not be.
+ * @throws Error (Playwright's timeout) when it is still drawing after `timeoutMs` milliseconds
+ */
+export async function waitForWaveform(page: Page, timeoutMs = 20_000): Promise<void> {
+  await page.waitForFunction(() => !document.body.innerText.includes('Drawing waveform'), undefined, {
+    timeout: timeoutMs,
+  });
+}
