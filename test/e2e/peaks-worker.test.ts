@@ -64,6 +64,22 @@ describe('peaks decoded in the worker thread', () => {
     await expect(failure).rejects.toThrow(/could not be decoded/);
   });
 
+  it('refuses a WAV header with 65,535 channels in words from the built worker (with its heap limits)', async () => {
+    const header = Buffer.alloc(44);
+    header.write('RIFF', 0, 'ascii');
+    header.write('WAVEfmt ', 8, 'ascii');
+    header.writeUInt32LE(16, 16);
+    header.writeUInt16LE(1, 20); // PCM
+    header.writeUInt16LE(65_535, 22); // channels
+    header.writeUInt32LE(8000, 24); // sample rate
+    header.writeUInt16LE(16, 34); // bits per sample
+    header.write('data', 36, 'ascii');
+    header.writeUInt32LE(0xffffffff, 40);
+    const failure = inWorker(chunksOf(new Uint8Array([...header, ...new Uint8Array(8192)])));
+    await expect(failure).rejects.toMatchObject({ kind: 'invalid_response' });
+    await expect(failure).rejects.toThrow(/65535 audio channels \(at most 8 are drawn\)/);
+  });
+
   it('passes a failed download through as that failure, not as an undecodable recording', async () => {
     await expect(inWorker(chunksOf(fixtures.wavPcm16Stereo.file, 8192))).rejects.toMatchObject({ kind: 'network' });
   });

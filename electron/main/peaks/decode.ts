@@ -12,7 +12,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { ApiError } from '../../shared/errors';
 import { createDecoder } from './codec-decoders';
 import { detectFormat } from './detect-format';
-import { concat, type ChunkDecoder, type PcmChunk } from './pcm';
+import { checkBytesRead, checkDuration, checkLayout, concat, type ChunkDecoder, type PcmChunk } from './pcm';
 import { PeakAccumulator, type ComputedPeaks } from './reduce';
 
 /** Message of the `invalid_response` error for audio that cannot be reduced to peaks. */
@@ -36,9 +36,11 @@ export interface DecodeOptions {
 
 /**
  * Reads `chunks` (the recording's bytes, in order) to the end and returns its peaks and exact
- * duration. Errors thrown by `chunks` itself (a failed download) pass through unchanged.
+ * duration. Errors thrown by `chunks` itself (a failed download) pass through unchanged. An
+ * endless stream ends at the duration or byte cap (pcm.ts): the loop stops reading then.
  * @throws ApiError kind 'invalid_response' ({@link UNDECODABLE_MESSAGE}) when the format is not
- *   recognised or not decoded here, or the decoder fails or yields no audio.
+ *   recognised or not decoded here, or the decoder fails or yields no audio; the same kind with
+ *   the cap in words for more than 8 channels, more than 6 hours or more than 1 GiB.
  */
 export async function decodeToPeaks(
   chunks: AsyncIterable<Uint8Array>,
@@ -60,11 +62,15 @@ class PeaksRun {
   private head: Uint8Array = new Uint8Array(0);
   private decoder: ChunkDecoder | null = null;
   private accumulator: PeakAccumulator | null = null;
+  /** Recording bytes received so far. */
+  private bytesRead = 0;
 
   constructor(private readonly pause: () => Promise<unknown>) {}
 
   async push(chunk: Uint8Array): Promise<void> {
     if (chunk.length === 0) return;
+    this.bytesRead += chunk.length;
+    checkBytesRead(this.bytesRead);
     if (this.decoder) return this.decodeSlices(this.decoder, chunk);
     this.head = concat(this.head, chunk);
     await this.start(false);
@@ -110,7 +116,11 @@ class PeaksRun {
 
   private feed(pcm: PcmChunk | null): void {
     if (!pcm || pcm.samplesDecoded <= 0) return;
-    this.accumulator ??= new PeakAccumulator(pcm.channelData.length, pcm.sampleRate);
+    if (!this.accumulator) {
+      checkLayout(pcm.channelData.length, pcm.sampleRate);
+      this.accumulator = new PeakAccumulator(pcm.channelData.length, pcm.sampleRate);
+    }
+    checkDuration((this.accumulator.samples + pcm.samplesDecoded) / this.accumulator.sampleRate);
     this.accumulator.add(pcm.channelData, pcm.samplesDecoded);
   }
 }

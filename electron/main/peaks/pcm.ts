@@ -1,6 +1,60 @@
 /**
- * Decoded PCM as the peaks decoder passes it around, and what every format's decoder looks like.
+ * Decoded PCM as the peaks decoder passes it around, what every format's decoder looks like, and
+ * the caps every decoder applies (channels, duration, bytes read) so a hostile or broken file is
+ * refused in words instead of exhausting memory or keeping the worker busy forever.
  */
+import { ApiError } from '../../shared/errors';
+
+/** Most channels decoded (a call has one or two; 7.1 audio has eight). */
+export const MAX_CHANNELS = 8;
+/** Longest recording decoded, in seconds (6 hours). */
+export const MAX_DURATION_SECONDS = 6 * 60 * 60;
+/** Most recording bytes read by one decode (1 GiB): past it a stream is treated as endless. */
+export const MAX_RECORDING_BYTES = 1024 * 1024 * 1024;
+/** Highest sample rate decoded, in Hz (studio audio goes to 384 kHz). */
+export const MAX_SAMPLE_RATE = 384_000;
+
+/**
+ * Checks a stream's announced layout against the caps.
+ * @throws ApiError kind 'invalid_response' naming the cap when there are more than
+ *   {@link MAX_CHANNELS} channels or the sample rate is above {@link MAX_SAMPLE_RATE}.
+ */
+export function checkLayout(channels: number, sampleRate: number): void {
+  if (channels > MAX_CHANNELS) {
+    throw capError(`it announces ${channels} audio channels (at most ${MAX_CHANNELS} are drawn)`);
+  }
+  if (sampleRate > MAX_SAMPLE_RATE) {
+    throw capError(`it announces ${sampleRate} samples per second (at most ${MAX_SAMPLE_RATE} are drawn)`);
+  }
+}
+
+/**
+ * Checks a duration (announced by a header or reached while decoding) against the cap.
+ * @throws ApiError kind 'invalid_response' when `seconds` exceeds {@link MAX_DURATION_SECONDS}.
+ */
+export function checkDuration(seconds: number): void {
+  if (seconds > MAX_DURATION_SECONDS) {
+    throw capError(`it is longer than ${MAX_DURATION_SECONDS / 3600} hours`);
+  }
+}
+
+/**
+ * Checks the bytes read so far against the cap.
+ * @throws ApiError kind 'invalid_response' past {@link MAX_RECORDING_BYTES} (an endless stream).
+ */
+export function checkBytesRead(bytes: number): void {
+  if (bytes > MAX_RECORDING_BYTES) {
+    throw capError(`it is larger than ${MAX_RECORDING_BYTES / 1024 ** 3} GiB or never ends`);
+  }
+}
+
+/** The worded refusal of a recording over a decoding cap; `why` completes "... because ...". */
+function capError(why: string): ApiError {
+  return new ApiError({
+    kind: 'invalid_response',
+    message: `The waveform is not drawn for this recording because ${why}; it may still play.`,
+  });
+}
 
 /** Decoded PCM of one chunk: planar Float32 in [-1, 1], one array per channel. */
 export interface PcmChunk {

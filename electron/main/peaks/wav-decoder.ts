@@ -1,9 +1,10 @@
 /**
  * Streaming RIFF/WAVE (and RF64) decoder for peaks: PCM 8/16/24/32-bit, 32/64-bit float, A-law and
- * mu-law (expanded by `alawmulaw`), any channel count.
+ * mu-law (expanded by `alawmulaw`), up to 8 channels (MAX_CHANNELS in pcm.ts). The header is checked
+ * against the decoding caps before anything is allocated for it.
  */
 import { ascii } from './detect-format';
-import { concat, merge, type ChunkDecoder, type PcmChunk } from './pcm';
+import { checkDuration, checkLayout, concat, merge, type ChunkDecoder, type PcmChunk } from './pcm';
 
 /** PCM converts much faster per byte than compressed audio decodes, so WAV takes big slices. */
 const WAV_SLICE_BYTES = 256 * 1024;
@@ -122,6 +123,8 @@ class WavDecoder implements ChunkDecoder {
       if (!this.format) throw new Error('data chunk before fmt chunk');
       this.state = 'data';
       this.left = size === 0 || size === 0xffffffff ? Infinity : size;
+      const { bytesPerSample, channels, sampleRate } = this.format;
+      checkDuration(this.left / (bytesPerSample * channels * sampleRate));
     } else {
       this.state = 'skip';
       this.left = size + (size % 2);
@@ -190,7 +193,11 @@ class WavDecoder implements ChunkDecoder {
   }
 }
 
-/** Reads a `fmt ` chunk body. @throws Error for encodings other than PCM, float, A-law, mu-law. */
+/**
+ * Reads a `fmt ` chunk body.
+ * @throws Error for encodings other than PCM, float, A-law, mu-law; ApiError (see checkLayout)
+ *   for a layout over the decoding caps.
+ */
 function parseFmt(body: Uint8Array): WavFormat {
   const view = new DataView(body.buffer, body.byteOffset, body.length);
   let code = view.getUint16(0, true);
@@ -208,5 +215,6 @@ function parseFmt(body: Uint8Array): WavFormat {
     ((code === WAVE_ALAW || code === WAVE_MULAW) && bytesPerSample === 1);
   if (!supported) throw new Error(`WAVE format ${code} with ${bitsPerSample} bits is not decoded`);
   if (channels < 1 || sampleRate < 1) throw new Error('WAV with no channels or no sample rate');
+  checkLayout(channels, sampleRate);
   return { code, channels, sampleRate, bytesPerSample };
 }

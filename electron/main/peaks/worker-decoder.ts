@@ -3,10 +3,9 @@
  * so decoding never blocks main's event loop. Main keeps the download (and the API key); the
  * worker only sees audio bytes.
  */
-import { Worker } from 'node:worker_threads';
+import { Worker, type ResourceLimits } from 'node:worker_threads';
 import type { ApiErrorData } from '../../shared/errors';
 import { ApiError } from '../../shared/errors';
-import { UNDECODABLE_MESSAGE } from './decode';
 import type { ComputedPeaks } from './reduce';
 
 /** A decoder: recording bytes in order → peaks and exact duration (see decodeToPeaks). */
@@ -22,19 +21,41 @@ export type WorkerResponse =
 export interface WorkerDecoderOptions {
   /** Chunks sent but not yet consumed by the worker before main stops reading (default 8). */
   maxChunksInFlight?: number;
+  /** V8 heap limits of each worker (default {@link PEAKS_WORKER_LIMITS}). */
+  resourceLimits?: ResourceLimits;
 }
+
+/**
+ * Heap limits of a peaks worker, in MiB. Decoding holds one slice of PCM and the fine buckets
+ * (8 MiB per channel at most), so 256 MiB of old generation is ample for any recording within
+ * the caps; a worker past it is stopped by V8 instead of swelling main's process.
+ */
+export const PEAKS_WORKER_LIMITS: ResourceLimits = {
+  maxOldGenerationSizeMb: 256,
+  maxYoungGenerationSizeMb: 32,
+  stackSizeMb: 4,
+};
+
+/** Message of the error when the worker is stopped for using more memory than allowed. */
+export const WORKER_OUT_OF_MEMORY_MESSAGE =
+  'The waveform is not drawn for this recording because decoding it needed more memory than allowed; it may still play.';
+
+/** Message of the error when the worker stops without an answer (crash or unexpected exit). */
+export const WORKER_STOPPED_MESSAGE =
+  'The waveform is not drawn for this recording because its decoder stopped unexpectedly; it may still play.';
 
 /**
  * A {@link PeaksDecoder} that starts one worker thread per recording from `scriptPath` (the built
  * worker). Chunks are transferred (not copied) with at most `maxChunksInFlight` waiting, so the
  * recording is never held whole.
  * @throws the error of `chunks` itself (a failed download) unchanged; ApiError kind
- *   'invalid_response' when the audio cannot be decoded or the worker dies.
+ *   'invalid_response' when the audio cannot be decoded, is over a decoding cap, or the worker
+ *   dies ({@link WORKER_OUT_OF_MEMORY_MESSAGE} when it outgrew its heap limits).
  */
 export function createWorkerDecoder(scriptPath: string, options: WorkerDecoderOptions = {}): PeaksDecoder {
   const maxInFlight = options.maxChunksInFlight ?? 8;
   return async (chunks) => {
-    const worker = new Worker(scriptPath);
+    const worker = new Worker(scriptPath, { resourceLimits: options.resourceLimits ?? PEAKS_WORKER_LIMITS });
     const flow = createFlowControl(maxInFlight);
     const result = new Promise<ComputedPeaks>((resolve, reject) => {
       worker.on('message', (message: WorkerResponse) => {
@@ -42,8 +63,8 @@ export function createWorkerDecoder(scriptPath: string, options: WorkerDecoderOp
         else if (message.type === 'done') resolve(message.peaks);
         else reject(new ApiError(message.error));
       });
-      worker.on('error', () => reject(new ApiError({ kind: 'invalid_response', message: UNDECODABLE_MESSAGE })));
-      worker.on('exit', () => reject(new ApiError({ kind: 'invalid_response', message: UNDECODABLE_MESSAGE })));
+      worker.on('error', (err) => reject(workerDied(err)));
+      worker.on('exit', () => reject(new ApiError({ kind: 'invalid_response', message: WORKER_STOPPED_MESSAGE })));
     });
     // The worker may fail early (unknown format): stop sending then.
     result.catch(() => flow.stop());
@@ -61,6 +82,15 @@ export function createWorkerDecoder(scriptPath: string, options: WorkerDecoderOp
       await worker.terminate();
     }
   };
+}
+
+/** The worded error for a worker that emitted `error` (out of memory, or an uncaught exception). */
+function workerDied(err: unknown): ApiError {
+  const outOfMemory = (err as { code?: unknown } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY';
+  return new ApiError({
+    kind: 'invalid_response',
+    message: outOfMemory ? WORKER_OUT_OF_MEMORY_MESSAGE : WORKER_STOPPED_MESSAGE,
+  });
 }
 
 /**
