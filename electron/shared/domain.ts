@@ -4,6 +4,20 @@
  * open enums are plain strings, optional fields are `| null`.
  */
 
+/**
+ * A field the server sent with a type the app cannot read (e.g. `direction: 42`). The rest of
+ * the record is still shown; the field shows "Unreadable" in its place, with the raw type.
+ */
+export interface UnreadableField {
+  /**
+   * The field's wire name: `direction`, `started_at`, `variables`… on an interaction; `role`,
+   * `message`, `timestamp`, or `entry` (the whole entry is not an object) on a log entry.
+   */
+  field: string;
+  /** JSON type of what was sent: `number`, `string`, `boolean`, `object` or `array`. */
+  rawType: string;
+}
+
 /** One transcript line of an interaction (spec 2, "Log entry fields"). */
 export interface LogEntry {
   /** Position in the log as the server sent it (stable key for lists). */
@@ -16,6 +30,8 @@ export interface LogEntry {
    * spoken, or null when the server gave no usable timestamp. See `timestamps.ts` for the rule.
    */
   offsetSeconds: number | null;
+  /** Fields of this entry sent with an unreadable type (absent when all were readable). */
+  unreadable?: UnreadableField[];
 }
 
 /** Where the renderer can play an interaction's recording, or why it cannot. */
@@ -50,6 +66,11 @@ export interface Interaction {
   /** Transcript, sorted by offset (entries without an offset keep their server order). */
   log: LogEntry[];
   recording: RecordingSource;
+  /**
+   * Optional fields sent with an unreadable type (absent when all were readable); each such
+   * field holds its empty value (null, `{}` or `[]`) and the view shows it as unreadable.
+   */
+  unreadable?: UnreadableField[];
 }
 
 /** The SIP trunk summary embedded in a phone (spec 2, "Fields of sip_trunk inside a phone"). */

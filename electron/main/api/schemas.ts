@@ -3,12 +3,14 @@
  * unknown fields are ignored, enums (direction, type, status, role) are open strings, and any
  * optional field may be null or absent (spec 2 "Gaps"). Only what the app cannot work without
  * is required: an interaction's `sid`, a phone's `number`, a SIP trunk's and a webhook's `sid`.
- * A present field of the wrong type fails the parse; the client turns that into an
- * `invalid_response` error.
+ * An optional field of an interaction (or of one of its log entries) sent with the wrong type does
+ * not hide the call: it is listed in `unreadable` with its raw type and holds its empty value. On
+ * phones, SIP trunks and webhooks a present field of the wrong type fails the parse; the client
+ * turns that into an `invalid_response` error.
  */
 import { z } from 'zod';
-import type { Interaction, LogEntry, Phone, SipTrunk, Webhook } from '../../shared/domain';
-import { epochToMs, resolveDurationSeconds, resolveLogOffsets } from './timestamps';
+import type { Interaction, LogEntry, Phone, SipTrunk, UnreadableField, Webhook } from '../../shared/domain';
+import { epochToMs, isoToMs, resolveDurationSeconds, resolveLogOffsets } from './timestamps';
 
 const optString = z
   .string()
@@ -56,26 +58,103 @@ function jsonText(value: unknown): string {
   }
 }
 
-const logEntrySchema = z.object({
-  role: optString,
-  message: optString,
-  timestamp: optNumber,
+/** A time as text: an ISO 8601 date-time with a zone, in ms since the epoch (timestamps.ts rule 1). */
+const isoTime = z.string().transform((text, ctx) => {
+  const ms = isoToMs(text);
+  if (ms !== null) return ms;
+  ctx.addIssue({ code: 'custom', message: 'not an ISO 8601 time with a zone' });
+  return z.NEVER;
+});
+
+/** `started_at` / `ended_at`: epoch seconds or ms (number or numeric text), or ISO 8601 text; in ms. */
+const optEpochMs = z
+  .union([optNumber.transform((v) => (v === null ? null : epochToMs(v))), isoTime])
+  .transform((v) => v ?? null);
+
+/** A log `timestamp`: a number as the server sent it, or ISO 8601 text as absolute epoch ms (rule 3). */
+const optLogTimestamp = z.union([optNumber, isoTime]).transform((v) => v ?? null);
+
+/** What a field of the wrong type parses to: its JSON type, so the view can name it. */
+class Unreadable {
+  constructor(readonly rawType: string) {}
+}
+
+/** The JSON type of a parsed JSON value, as named in {@link UnreadableField.rawType}. */
+function jsonType(value: unknown): string {
+  return Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value;
+}
+
+/** `schema`, or an {@link Unreadable} marker when the value does not fit it (never a failed parse). */
+function lenient<T>(schema: z.ZodType<T>): z.ZodType<T | Unreadable> {
+  return z
+    .unknown()
+    .optional()
+    .transform((value) => {
+      const result = schema.safeParse(value);
+      return result.success ? result.data : new Unreadable(jsonType(value));
+    });
+}
+
+/** Collects the unreadable fields of one record while reading its values. */
+class FieldReader {
+  readonly unreadable: UnreadableField[] = [];
+
+  /** The value of `field`, or `empty` (noting the field) when it was unreadable. */
+  read<T>(field: string, value: T | Unreadable, empty: T): T {
+    if (!(value instanceof Unreadable)) return value;
+    this.unreadable.push({ field, rawType: value.rawType });
+    return empty;
+  }
+
+  /** `{ unreadable }` when something was unreadable, else nothing (so readable records stay as they were). */
+  marks(): { unreadable?: UnreadableField[] } {
+    return this.unreadable.length > 0 ? { unreadable: this.unreadable } : {};
+  }
+}
+
+const logEntryWire = z.object({
+  role: lenient(optString),
+  message: lenient(optString),
+  timestamp: lenient(optLogTimestamp),
+});
+
+/** A log entry as read: its values, and the fields (or the whole entry) that were unreadable. */
+interface ReadLogEntry {
+  role: string | null;
+  message: string | null;
+  timestamp: number | null;
+  marks: { unreadable?: UnreadableField[] };
+}
+
+/** A log entry; an entry that is not an object at all is kept as an empty, unreadable entry. */
+const logEntrySchema = lenient(logEntryWire).transform((wire): ReadLogEntry => {
+  const reader = new FieldReader();
+  if (wire instanceof Unreadable) {
+    reader.read('entry', wire, null);
+    return { role: null, message: null, timestamp: null, marks: reader.marks() };
+  }
+  return {
+    role: reader.read('role', wire.role, null),
+    message: reader.read('message', wire.message, null),
+    timestamp: reader.read('timestamp', wire.timestamp, null),
+    marks: reader.marks(),
+  };
 });
 
 const interactionWire = z.object({
   sid: z.string().min(1),
-  from_number: optString,
-  to_number: optString,
-  direction: optString,
-  type: optString,
-  status: optString,
-  agent_sid: optString,
-  started_at: optNumber,
-  ended_at: optNumber,
-  duration: optNumber,
-  variables: variablesSchema,
-  recording_url: optString,
-  log: z.array(logEntrySchema).nullish(),
+  from_number: lenient(optString),
+  to_number: lenient(optString),
+  direction: lenient(optString),
+  type: lenient(optString),
+  status: lenient(optString),
+  agent_sid: lenient(optString),
+  started_at: lenient(optEpochMs),
+  ended_at: lenient(optEpochMs),
+  duration: lenient(optNumber),
+  variables: lenient(variablesSchema),
+  recording_url: lenient(optString),
+  log: lenient(z.array(logEntrySchema).nullish()),
 });
 
 /** An interaction after parsing: the domain type minus the playable source, plus the raw URL. */
@@ -84,14 +163,35 @@ export type ParsedInteraction = Omit<Interaction, 'recording'> & {
   recordingUrl: string | null;
 };
 
+/** The wire names of the interaction's plain text fields, and their domain names. */
+const TEXT_FIELDS = [
+  ['from_number', 'fromNumber'],
+  ['to_number', 'toNumber'],
+  ['direction', 'direction'],
+  ['type', 'type'],
+  ['status', 'status'],
+  ['agent_sid', 'agentSid'],
+  ['recording_url', 'recordingUrl'],
+] as const;
+
+/** The text fields of `wire` under their domain names (unreadable ones null, noted in `reader`). */
+function textFields(wire: z.output<typeof interactionWire>, reader: FieldReader) {
+  const entries = TEXT_FIELDS.map(([from, to]) => [to, reader.read(from, wire[from], null)] as const);
+  return Object.fromEntries(entries) as Record<(typeof TEXT_FIELDS)[number][1], string | null>;
+}
+
 /** Spec 4 endpoint 1 response: `{ status, interaction }`, normalized with the rules of timestamps.ts. */
 export const interactionEnvelope = z
   .object({ interaction: interactionWire })
   .transform(({ interaction: w }): ParsedInteraction => {
-    const startedAtMs = w.started_at === null ? null : epochToMs(w.started_at);
-    const endedAtMs = w.ended_at === null ? null : epochToMs(w.ended_at);
-    const durationSeconds = finiteOrNull(resolveDurationSeconds(startedAtMs, endedAtMs, w.duration));
-    const rawLog = w.log ?? [];
+    const reader = new FieldReader();
+    const text = textFields(w, reader);
+    const startedAtMs = reader.read('started_at', w.started_at, null);
+    const endedAtMs = reader.read('ended_at', w.ended_at, null);
+    const duration = reader.read('duration', w.duration, null);
+    const variables = reader.read('variables', w.variables, {});
+    const rawLog = reader.read('log', w.log, null) ?? [];
+    const durationSeconds = finiteOrNull(resolveDurationSeconds(startedAtMs, endedAtMs, duration));
     const offsets = resolveLogOffsets(
       rawLog.map((e) => e.timestamp),
       startedAtMs,
@@ -102,21 +202,17 @@ export const interactionEnvelope = z
       role: e.role ?? 'unknown',
       message: e.message ?? '',
       offsetSeconds: finiteOrNull(offsets[index] ?? null),
+      ...e.marks,
     }));
     return {
       sid: w.sid,
-      fromNumber: w.from_number,
-      toNumber: w.to_number,
-      direction: w.direction,
-      type: w.type,
-      status: w.status,
-      agentSid: w.agent_sid,
-      startedAtMs,
-      endedAtMs,
+      ...text,
+      startedAtMs: finiteOrNull(startedAtMs),
+      endedAtMs: finiteOrNull(endedAtMs),
       durationSeconds,
-      variables: w.variables,
+      variables,
       log: sortLog(log),
-      recordingUrl: w.recording_url,
+      ...reader.marks(),
     };
   });
 

@@ -5,6 +5,8 @@
  *
  * 1. Epoch values (`started_at`, `ended_at`): a value of at least 1e11 is milliseconds, a smaller
  *    one is seconds. (1e11 s is the year 5138; 1e11 ms is March 1973, so no real call is ambiguous.)
+ *    An ISO 8601 date-time with a zone (the form the same API uses for `created_at`) is read as
+ *    that instant; see {@link isoToMs}.
  * 2. Duration: when start and end are both known, the derived length `end - start` wins. A given
  *    `duration` is accepted when it matches the derived length read as seconds or as milliseconds
  *    (within 2 s or 2 %); otherwise the derived length is used. Without an end, `duration` is read
@@ -19,6 +21,24 @@
 const EPOCH_MS_THRESHOLD = 1e11;
 /** Log timestamps at or above this are absolute epoch times, not offsets (rule 3). 1e9 s = 2001-09-09. */
 const ABSOLUTE_TIMESTAMP_THRESHOLD = 1e9;
+
+/**
+ * ISO 8601 date-time with an explicit zone: `2024-05-01T09:30:00Z`, `2024-05-01T09:30:00.123+02:00`,
+ * `2024-05-01 09:30Z`. Without a zone the instant would depend on the reader's clock, so it is
+ * not accepted.
+ */
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
+
+/**
+ * Rule 1 for text: an ISO 8601 date-time with a zone, in milliseconds since the epoch, or null
+ * when `text` is not one (or names no real instant, such as month 13).
+ */
+export function isoToMs(text: string): number | null {
+  const trimmed = text.trim();
+  if (!ISO_DATE_TIME.test(trimmed)) return null;
+  const ms = Date.parse(trimmed.replace(' ', 'T').replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
+  return Number.isFinite(ms) ? ms : null;
+}
 
 /** Rule 1: an epoch value in seconds or milliseconds, returned in milliseconds. */
 export function epochToMs(value: number): number {

@@ -69,3 +69,20 @@ export function humanize(value: string | null | undefined): string {
   const words = value.replace(/[_-]+/g, ' ').trim();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
+
+/** Words for the JSON types a server may send where another was expected. */
+const RAW_TYPE_WORDS: Record<string, string> = {
+  number: 'a number',
+  string: 'text',
+  boolean: 'true/false',
+  object: 'an object',
+  array: 'a list',
+};
+
+/**
+ * What the view shows in place of a field the server sent with the wrong type, e.g.
+ * `Unreadable (a number)`; `rawType` is a JSON type name (see `UnreadableField`).
+ */
+export function formatUnreadable(rawType: string): string {
+  return `Unreadable (${RAW_TYPE_WORDS[rawType] ?? rawType})`;
+}
