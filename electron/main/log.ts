@@ -8,6 +8,9 @@
  * - every secret registered with {@link registerSecret} (API keys read from or written to key
  *   storage, keys typed into Connect / Change key, SIP passwords sent to the API), also in its
  *   URL-encoded and JSON-escaped forms;
+ * - any run of 12 or more characters taken from such a secret, from its base64 form (standard or
+ *   URL-safe, as in a Basic header) or from either in another letter case: a key cut short by a
+ *   message limit, upper-cased or encoded is still removed;
  * - `Bearer <token>` and the value of any `Authorization` header;
  * - the values of `sip_password` / `sipPassword` / `password`, `api_key` / `apiKey` fields, in
  *   objects (any depth) and in text (JSON, `key=value`, `key: value`).
@@ -20,6 +23,7 @@ import { basename, dirname, extname, join } from 'node:path';
 import { inspect } from 'node:util';
 import type Logger from 'electron-log';
 import type { ApiMethod } from '../shared/contract';
+import { fragmentGrams, redactFragments } from './secret-fragments';
 
 /** What a redacted value is replaced with. */
 export const REDACTED = '[redacted]';
@@ -111,7 +115,13 @@ function secretForms(secrets: Iterable<string>): string[] {
   return [...forms].sort((a, b) => b.length - a.length);
 }
 
-function redactText(text: string, forms: readonly string[]): string {
+/** What redaction searches for: the exact forms of the secrets and the grams of their fragments. */
+interface SecretPatterns {
+  forms: readonly string[];
+  grams: ReadonlySet<string>;
+}
+
+function redactText(text: string, patterns: SecretPatterns): string {
   // Patterns first (they see the text as it was), then every form of every known secret.
   let out = text.replace(AUTHORIZATION_VALUE, `$1${REDACTED}`);
   out = out.replace(BEARER_TOKEN, `$1${REDACTED}`);
@@ -119,35 +129,35 @@ function redactText(text: string, forms: readonly string[]): string {
     const quote = value.startsWith('"') ? '"' : value.startsWith("'") ? "'" : '';
     return `${key}${quote}${REDACTED}${quote}`;
   });
-  for (const form of forms) out = out.split(form).join(REDACTED);
-  return out;
+  for (const form of patterns.forms) out = out.split(form).join(REDACTED);
+  return redactFragments(out, patterns.grams, REDACTED);
 }
 
 const MAX_DEPTH = 8;
 
-function redactDeep(value: unknown, forms: readonly string[], depth: number, seen: WeakMap<object, unknown>): unknown {
-  if (typeof value === 'string') return redactText(value, forms);
+function redactDeep(value: unknown, patterns: SecretPatterns, depth: number, seen: WeakMap<object, unknown>): unknown {
+  if (typeof value === 'string') return redactText(value, patterns);
   if (typeof value !== 'object' || value === null) return value;
   if (seen.has(value)) return seen.get(value);
   if (depth >= MAX_DEPTH) return '[nested too deep]';
 
   if (value instanceof Error) {
-    const copy = new Error(redactText(value.message, forms));
+    const copy = new Error(redactText(value.message, patterns));
     seen.set(value, copy);
     copy.name = value.name;
-    copy.stack = typeof value.stack === 'string' ? redactText(value.stack, forms) : copy.stack;
+    copy.stack = typeof value.stack === 'string' ? redactText(value.stack, patterns) : copy.stack;
     for (const [key, field] of Object.entries(value)) {
       (copy as unknown as Record<string, unknown>)[key] = isSecretField(key)
         ? REDACTED
-        : redactDeep(field, forms, depth + 1, seen);
+        : redactDeep(field, patterns, depth + 1, seen);
     }
-    if ('cause' in value) copy.cause = redactDeep(value.cause, forms, depth + 1, seen);
+    if ('cause' in value) copy.cause = redactDeep(value.cause, patterns, depth + 1, seen);
     return copy;
   }
   if (Array.isArray(value)) {
     const copy: unknown[] = [];
     seen.set(value, copy);
-    for (const item of value) copy.push(redactDeep(item, forms, depth + 1, seen));
+    for (const item of value) copy.push(redactDeep(item, patterns, depth + 1, seen));
     return copy;
   }
   if (value instanceof Date || ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return value;
@@ -157,8 +167,8 @@ function redactDeep(value: unknown, forms: readonly string[], depth: number, see
     for (const [key, field] of value) {
       const secretKey = typeof key === 'string' && isSecretField(key);
       copy.set(
-        redactDeep(key, forms, depth + 1, seen),
-        secretKey ? REDACTED : redactDeep(field, forms, depth + 1, seen),
+        redactDeep(key, patterns, depth + 1, seen),
+        secretKey ? REDACTED : redactDeep(field, patterns, depth + 1, seen),
       );
     }
     return copy;
@@ -166,19 +176,19 @@ function redactDeep(value: unknown, forms: readonly string[], depth: number, see
   if (value instanceof Set) {
     const copy = new Set<unknown>();
     seen.set(value, copy);
-    for (const item of value) copy.add(redactDeep(item, forms, depth + 1, seen));
+    for (const item of value) copy.add(redactDeep(item, patterns, depth + 1, seen));
     return copy;
   }
   const proto = Object.getPrototypeOf(value) as unknown;
   if (proto !== Object.prototype && proto !== null) {
     // Headers, Request, URL, class instances: their state is not in own fields, so log what
     // util.inspect shows, redacted as text.
-    return redactText(inspect(value, { depth: 4, breakLength: Infinity }), forms);
+    return redactText(inspect(value, { depth: 4, breakLength: Infinity }), patterns);
   }
   const copy: Record<string, unknown> = {};
   seen.set(value, copy);
   for (const [key, field] of Object.entries(value)) {
-    copy[redactText(key, forms)] = isSecretField(key) ? REDACTED : redactDeep(field, forms, depth + 1, seen);
+    copy[redactText(key, patterns)] = isSecretField(key) ? REDACTED : redactDeep(field, patterns, depth + 1, seen);
   }
   return copy;
 }
@@ -192,7 +202,19 @@ function redactDeep(value: unknown, forms: readonly string[], depth: number, see
  * @param secrets the known secrets (normally {@link registeredSecrets})
  */
 export function redact(value: unknown, secrets: Iterable<string>): unknown {
-  return redactDeep(value, secretForms(secrets), 0, new WeakMap());
+  return redactDeep(value, patternsOf([...secrets]), 0, new WeakMap());
+}
+
+/** The patterns last built, and the secrets they were built from (the registry rarely changes). */
+let lastPatterns: { key: string; patterns: SecretPatterns } | null = null;
+
+/** The {@link SecretPatterns} of `secrets`, reused while the same secrets are asked for. */
+function patternsOf(secrets: readonly string[]): SecretPatterns {
+  const key = JSON.stringify(secrets);
+  if (lastPatterns?.key !== key) {
+    lastPatterns = { key, patterns: { forms: secretForms(secrets), grams: fragmentGrams(secrets) } };
+  }
+  return lastPatterns.patterns;
 }
 
 /**

@@ -225,3 +225,54 @@ describe('the main log file', () => {
     expect(readFileSync(join(dir, 'main.3.log'), 'utf8')).toBe('two');
   });
 });
+
+describe('redact: fragments and encodings of a key', () => {
+  const LONG_KEY = 'vr_live_Fr4gM3ntK3y_7QzX9wLp2Rt8';
+
+  it('removes any 12+ character run of a key, such as a key cut short in a server message', () => {
+    const cut = LONG_KEY.slice(5, 17);
+    const out = redact(
+      [`server said: key ${cut}… is not valid`, `tail ${LONG_KEY.slice(-14)}`],
+      [LONG_KEY],
+    ) as string[];
+    expect(out[0]).toBe(`server said: key ${REDACTED}… is not valid`);
+    expect(out[1]).toBe(`tail ${REDACTED}`);
+  });
+
+  it('keeps runs shorter than 12 characters (too common to be the key)', () => {
+    const short = LONG_KEY.slice(3, 14);
+    expect(redact(`prefix ${short} suffix`, [LONG_KEY])).toBe(`prefix ${short} suffix`);
+  });
+
+  it('removes the key upper-cased, lower-cased, and fragments of either', () => {
+    const out = redact(
+      [LONG_KEY.toUpperCase(), LONG_KEY.toLowerCase(), `x ${LONG_KEY.toUpperCase().slice(2, 20)} y`],
+      [LONG_KEY],
+    ) as string[];
+    expect(out).toEqual([REDACTED, REDACTED, `x ${REDACTED} y`]);
+  });
+
+  it('removes the key in base64, standard and URL-safe, whole, inside Basic credentials, or cut short', () => {
+    const b64 = (text: string) => Buffer.from(text).toString('base64');
+    const urlSafe = (text: string) => b64(text).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+    const keyWithPlus = 'vr_live_>>>?ab~~~cd>>>?ef~~~gh';
+    expect(b64(keyWithPlus)).toMatch(/[+/]/);
+    const lines = [
+      `token ${b64(LONG_KEY)}`,
+      `creds ${b64(`user:${LONG_KEY}`)}`,
+      `cut ${b64(LONG_KEY).slice(4, 24)}`,
+      `safe ${urlSafe(keyWithPlus)}`,
+      `std ${b64(keyWithPlus)}`,
+    ];
+    const out = redact(lines, [LONG_KEY, keyWithPlus]) as string[];
+    for (const line of out) {
+      expect(line).toContain(REDACTED);
+      expect(line).not.toMatch(/[A-Za-z0-9+/_-]{12,}/);
+    }
+  });
+
+  it('redacts fragments through the log hook, for keys registered at run time', () => {
+    registerSecret(LONG_KEY);
+    expect(redact(`cut ${LONG_KEY.slice(0, 12)}`, registeredSecrets())).toBe(`cut ${REDACTED}`);
+  });
+});
