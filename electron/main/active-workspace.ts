@@ -6,10 +6,12 @@
  * The saved active workspace is restored once per session; after a restore problem, switching to
  * it again or entering its key reads storage again.
  */
-import type { DemoInteractionSummary, WorkspaceInfo } from '../shared/contract';
+import type { DemoInteractionSummary, RecordingProblem, WorkspaceInfo } from '../shared/contract';
 import { ApiError, type ApiErrorData } from '../shared/errors';
 import { createApiClient, type ApiClient } from './api/client';
-import type { RecordingLocation } from './recording-protocol';
+import type { Resolver } from './api/destination';
+import type { ParsedInteraction } from './api/schemas';
+import { recordingLocation, type RecordingLocation } from './recording-protocol';
 import type { StoredWorkspace } from './settings';
 import type { WorkspaceKeys } from './workspace-keys';
 import { badInput, DEMO_WORKSPACE_ID, type WorkspaceRegistry } from './workspace-registry';
@@ -34,6 +36,8 @@ interface ActiveWorkspaceDeps {
   keys: WorkspaceKeys;
   startDemo: () => Promise<DemoHandle>;
   fetch?: typeof fetch | undefined;
+  /** Resolves names for recording downloads (tests map names to refused addresses); default DNS. */
+  recordingResolver?: Resolver | undefined;
 }
 
 /** See {@link createActiveWorkspace}. */
@@ -71,10 +75,19 @@ export interface ActiveWorkspace {
   demo(): Promise<DemoHandle>;
   /** The demo's interactions when the demo is active, else none. */
   demoInteractions(): Promise<DemoInteractionSummary[]>;
-  /** Remembers the `recording_url` of an interaction just fetched. */
-  rememberRecording(sid: string, recordingUrl: string | null): void;
-  /** Where an interaction's recording is (fetches the interaction if unseen); null with no active workspace. */
+  /**
+   * Fetches interaction `sid` from the active workspace and remembers its `recording_url` under
+   * (workspace, requested SID). Concurrent asks for the same SID in the same workspace share one
+   * request (the view's interaction query and its peaks query arrive together).
+   */
+  lookUpInteraction(sid: string): Promise<ParsedInteraction>;
+  /**
+   * Where interaction `sid`'s recording is in the active workspace (looked up if unseen), with the
+   * fetcher to reach it and where to report its problems; null with no active workspace.
+   */
   locateRecording(sid: string): Promise<RecordingLocation | null>;
+  /** The last problem met with interaction `sid`'s recording in the active workspace, or null. */
+  recordingProblem(sid: string): RecordingProblem | null;
   /** Stops the demo service if running. */
   close(): Promise<void>;
 }
@@ -89,7 +102,12 @@ class ActiveWorkspaceState implements ActiveWorkspace {
   private problem: RestoreProblem | null = null;
   private restored: Promise<void> | null = null;
   private running: Promise<DemoHandle> | null = null;
-  private readonly recordingUrls = new Map<string, string | null>();
+  /** `recording_url` by (workspace id, requested SID), see {@link keyOf}. */
+  private readonly recordingUrls = new BoundedMap<string | null>();
+  /** Last recording problem by (workspace id, requested SID). */
+  private readonly problems = new BoundedMap<RecordingProblem>();
+  /** Interaction lookups under way by (workspace id, requested SID). */
+  private readonly lookups = new Map<string, Promise<ParsedInteraction>>();
 
   constructor(private readonly deps: ActiveWorkspaceDeps) {}
 
@@ -117,12 +135,13 @@ class ActiveWorkspaceState implements ActiveWorkspace {
   }
 
   activate(workspace: WorkspaceInfo, apiKey: string): void {
-    if (this.active?.workspace.id !== workspace.id) this.recordingUrls.clear();
+    if (this.active?.workspace.id !== workspace.id) this.forgetRecordings();
     const client = createApiClient({
       baseUrl: workspace.baseUrl,
       apiKey,
       timeoutMs: this.deps.registry.timeoutMs(),
       fetch: this.deps.fetch,
+      ...(this.deps.recordingResolver ? { recordingResolver: this.deps.recordingResolver } : {}),
     });
     this.active = { workspace, apiKey, client };
     this.problem = null;
@@ -151,7 +170,7 @@ class ActiveWorkspaceState implements ActiveWorkspace {
   async removed(id: string): Promise<void> {
     if (this.active?.workspace.id === id) {
       this.active = null;
-      this.recordingUrls.clear();
+      this.forgetRecordings();
     }
     if (this.problem?.workspaceId === id) this.problem = null;
     if (id === DEMO_WORKSPACE_ID && this.running) {
@@ -164,7 +183,13 @@ class ActiveWorkspaceState implements ActiveWorkspace {
   clear(): void {
     this.active = null;
     this.problem = null;
+    this.forgetRecordings();
+  }
+
+  /** Forgets recording URLs and problems (a lookup under way still finishes, under its own workspace's key). */
+  private forgetRecordings(): void {
     this.recordingUrls.clear();
+    this.problems.clear();
   }
 
   rebuildClient(): void {
@@ -183,20 +208,40 @@ class ActiveWorkspaceState implements ActiveWorkspace {
     return this.active?.workspace.isDemo && this.running ? (await this.running).interactions : [];
   }
 
-  rememberRecording(sid: string, recordingUrl: string | null): void {
-    this.recordingUrls.set(sid, recordingUrl);
+  async lookUpInteraction(sid: string): Promise<ParsedInteraction> {
+    const client = await this.client();
+    const workspaceId = this.active?.workspace.id ?? '';
+    const key = keyOf(workspaceId, sid);
+    let lookup = this.lookups.get(key);
+    if (!lookup) {
+      lookup = client
+        .getInteraction(sid)
+        .then((interaction) => {
+          this.recordingUrls.set(key, interaction.recordingUrl);
+          return interaction;
+        })
+        .finally(() => this.lookups.delete(key));
+      this.lookups.set(key, lookup);
+    }
+    return lookup;
   }
 
   async locateRecording(sid: string): Promise<RecordingLocation | null> {
     await this.ensureRestored();
     if (!this.active) return null;
-    const current = this.active;
-    if (!this.recordingUrls.has(sid)) {
-      const interaction = await current.client.getInteraction(sid);
-      this.recordingUrls.set(sid, interaction.recordingUrl);
-    }
-    const recordingUrl = this.recordingUrls.get(sid) ?? null;
-    return { recordingUrl, baseUrl: current.workspace.baseUrl, apiKey: current.apiKey };
+    const { client, workspace } = this.active;
+    const key = keyOf(workspace.id, sid);
+    const recordingUrl = this.recordingUrls.has(key)
+      ? (this.recordingUrls.get(key) ?? null)
+      : (await this.lookUpInteraction(sid)).recordingUrl;
+    return recordingLocation(client, recordingUrl, workspace.id, (problem) => {
+      if (problem) this.problems.set(key, problem);
+      else this.problems.delete(key);
+    });
+  }
+
+  recordingProblem(sid: string): RecordingProblem | null {
+    return this.active ? (this.problems.get(keyOf(this.active.workspace.id, sid)) ?? null) : null;
   }
 
   async close(): Promise<void> {
@@ -218,5 +263,20 @@ class ActiveWorkspaceState implements ActiveWorkspace {
       // The workspace stays saved as active, so the next start tries again; the renderer offers to enter the key.
       this.problem = { workspaceId: stored.id, error: err.toData() };
     }
+  }
+}
+
+/** The key of an interaction's recording facts: the workspace it was asked in, then the SID asked for. */
+function keyOf(workspaceId: string, sid: string): string {
+  return `${workspaceId}\n${sid}`;
+}
+
+/** A Map that keeps its 500 most recently set entries. */
+class BoundedMap<V> extends Map<string, V> {
+  override set(key: string, value: V): this {
+    super.delete(key);
+    super.set(key, value);
+    if (this.size > 500) super.delete(this.keys().next().value as string);
+    return this;
   }
 }

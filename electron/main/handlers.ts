@@ -115,6 +115,7 @@ const argSchemas = {
   getWebhook: z.tuple([z.string().min(1).max(200)]),
   deleteWebhook: z.tuple([z.string().min(1).max(200)]),
   getPeaks: z.tuple([interactionSid]),
+  getRecordingProblem: z.tuple([interactionSid]),
 } satisfies Record<ApiMethod, z.ZodType>;
 
 /** What each method does once its arguments passed their schema. */
@@ -179,6 +180,7 @@ function implementations({ session, peaks, recordingSrc }: HandlerOptions): Impl
     getWebhook: (sid) => lookUp(session, `Webhook ${sid}`, 'the SID', (client) => client.getWebhook(sid)),
     deleteWebhook: (sid) => deleteWebhook(session, sid),
     getPeaks: (sid) => peaks.get(sid),
+    getRecordingProblem: (sid) => Promise.resolve(session.recordingProblem(sid)),
   };
 }
 
@@ -207,16 +209,16 @@ async function lookUp<T>(
 }
 
 /**
- * The interaction for the renderer: its recording URL stays in main (remembered for the
- * recording protocol); the renderer gets a playable `src`, or the reason there is none.
+ * The interaction for the renderer: its recording URL stays in main (remembered by the session
+ * under the SID asked for, for the recording protocol); the renderer gets a playable `src`, or the
+ * reason there is none.
  */
 async function getInteraction(
   session: Session,
   recordingSrc: (sid: string) => string,
   sid: string,
 ): Promise<Interaction> {
-  const parsed = await lookUp(session, `Interaction ${sid}`, 'the SID', (client) => client.getInteraction(sid));
-  session.rememberRecording(parsed.sid, parsed.recordingUrl);
+  const parsed = await lookUp(session, `Interaction ${sid}`, 'the SID', () => session.lookUpInteraction(sid));
   const { recordingUrl, ...rest } = parsed;
   const problem = recordingUrlProblem(recordingUrl);
   return {

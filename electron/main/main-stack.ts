@@ -7,6 +7,7 @@
  */
 import { join } from 'node:path';
 import { API_METHODS, channelOf, type ApiMethod, type IpcResult } from '../shared/contract';
+import type { Resolver } from './api/destination';
 import { withAppCors } from './app-protocol';
 import { startDemoServer } from './demo/server';
 import { createHandlers, type HandlerTable } from './handlers';
@@ -52,8 +53,13 @@ export interface MainStackOptions {
   log: Pick<MainLog, 'info' | 'warn' | 'error'>;
   /** Also told of each unexpected (non-ApiError) failure of a handler, after the log (tests). */
   onUnexpected?: (method: ApiMethod, err: unknown) => void;
-  /** fetch for the API client and the peaks downloads (the recording protocol uses it too). */
+  /**
+   * fetch for the API client's requests. Recordings (the protocol and the peaks downloads) go
+   * through the client's recording fetcher instead, over its guarded connections.
+   */
   fetch?: typeof fetch;
+  /** Resolves names for recording downloads (tests map a test name to a refused address); default DNS. */
+  recordingResolver?: Resolver;
   /**
    * How peaks are decoded: a decoder, or the path of the built worker script (`peaks-worker.js`)
    * to decode in a worker thread as Electron does. Default: in this thread.
@@ -79,7 +85,7 @@ export interface MainStack {
    * @param senderUrl `event.senderFrame?.url`
    */
   invoke(method: ApiMethod, senderUrl: string | null | undefined, args: unknown[]): Promise<IpcResult<unknown>>;
-  /** The `vr-recording:` protocol handler (Range forwarded, key only to the workspace's origin). */
+  /** The `vr-recording:` protocol handler (Range forwarded, redirects and destinations checked, key only to the workspace's origin). */
   recording: (request: Request) => Promise<Response>;
   peaks: PeaksService;
   /** Holds peaks downloads back until the player's recording is streaming. */
@@ -101,6 +107,7 @@ export function createMainStack(options: MainStackOptions): MainStack {
       return demo;
     },
     fetch: options.fetch,
+    recordingResolver: options.recordingResolver,
   });
   const locate = (sid: string) => session.locateRecording(sid);
   const playbackGate = createPlaybackGate(options.playbackGate?.maxWaitMs, options.playbackGate?.graceMs);
@@ -108,7 +115,6 @@ export function createMainStack(options: MainStackOptions): MainStack {
   const peaks = createPeaksService({
     locate,
     cacheDir: options.peaksCacheDir === undefined ? join(options.userDataDir, 'peaks-cache') : options.peaksCacheDir,
-    fetch: options.fetch,
     decode: decoder === undefined || typeof decoder === 'function' ? decoder : createWorkerDecoder(decoder.workerPath),
     beforeDownload: (sid) => playbackGate.wait(sid),
   });
@@ -122,7 +128,7 @@ export function createMainStack(options: MainStackOptions): MainStack {
     },
   });
   const recording = withAppCors(
-    createRecordingHandler({ locate, fetch: options.fetch, onStreaming: (sid) => playbackGate.opened(sid) }),
+    createRecordingHandler({ locate, onStreaming: (sid) => playbackGate.opened(sid) }),
     appOrigin,
   );
   return {

@@ -1,11 +1,20 @@
 /**
  * The recording protocol: the renderer plays `vr-recording://local/recording/<sid>` and main
- * fetches the interaction's `recording_url` (spec 2) on its behalf, so the API key never reaches
- * the renderer. Written as a plain `(Request) => Promise<Response>` so Electron's
- * `protocol.handle` and the end-to-end harness's loopback HTTP server run the very same code.
+ * fetches the interaction's `recording_url` (spec 2) on its behalf through the API client's
+ * recording fetcher (api/recording-fetcher.ts: redirects, destination rules, the key only to the
+ * workspace's origin), so the API key never reaches the renderer. Written as a plain
+ * `(Request) => Promise<Response>` so Electron's `protocol.handle` and the end-to-end harness's
+ * loopback HTTP server run the very same code.
+ *
+ * Every failure is remembered as the recording's problem (the location's `report`), so the player
+ * can ask main for the words (`getRecordingProblem`) when its media element fails; a successful
+ * answer clears it.
  */
+import type { RecordingProblem } from '../shared/contract';
 import { isSid } from '../shared/sid';
-import { recordingStatusError, recordingTransportError } from './api/http-errors';
+import type { ApiClient } from './api/client';
+import type { RecordingFetcher } from './api/recording-fetcher';
+import { problemOf, RecordingError } from './api/recording-errors';
 
 /** Scheme registered as privileged (standard, secure, stream, fetch) by main. */
 export const RECORDING_SCHEME = 'vr-recording';
@@ -15,22 +24,35 @@ export function recordingPath(sid: string): string {
   return `/recording/${encodeURIComponent(sid)}`;
 }
 
-/** What the handler needs to know about an interaction's recording. */
+/** What the handler (and the peaks service) needs to know about an interaction's recording. */
 export interface RecordingLocation {
+  /** The workspace the interaction was looked up in. */
+  workspaceId: string;
   /** `recording_url` as the server sent it, or null when the interaction has none. */
   recordingUrl: string | null;
-  /** The workspace's base URL; the key is sent only to its origin. */
-  baseUrl: string;
-  apiKey: string;
+  /** The fetcher of a recording URL, from the workspace's API client (which holds the key). */
+  fetcher: (recordingUrl: string) => RecordingFetcher;
+  /** Remembers the recording's last problem for (workspace, SID); null when an attempt worked. */
+  report: (problem: RecordingProblem | null) => void;
+}
+
+/**
+ * The location of `recordingUrl` in workspace `workspaceId`, fetched through `client` (its key,
+ * timeout and rules); problems go to `report` (default: nowhere).
+ */
+export function recordingLocation(
+  client: Pick<ApiClient, 'recording'>,
+  recordingUrl: string | null,
+  workspaceId: string,
+  report: (problem: RecordingProblem | null) => void = () => undefined,
+): RecordingLocation {
+  return { workspaceId, recordingUrl, fetcher: (url) => client.recording(url), report };
 }
 
 /** Options of {@link createRecordingHandler}. */
 export interface RecordingHandlerOptions {
   /** Looks up an interaction's recording; null when the SID is unknown. May throw an ApiError. */
   locate(sid: string): Promise<RecordingLocation | null>;
-  fetch?: typeof fetch;
-  /** Time allowed for the upstream to start answering, in milliseconds (default 15 000). */
-  timeoutMs?: number;
   /** Called when a GET of interaction `sid`'s recording starts streaming (e.g. a PlaybackGate's `opened`). */
   onStreaming?: (sid: string) => void;
 }
@@ -53,34 +75,17 @@ export function recordingUrlProblem(recordingUrl: string | null): string | null 
   return null;
 }
 
-/** True when the key may be attached: the recording is on the API base URL's origin. */
-export function isSameOrigin(recordingUrl: string, baseUrl: string): boolean {
-  try {
-    return new URL(recordingUrl).origin === new URL(baseUrl).origin;
-  } catch {
-    return false;
-  }
-}
-
-const FORWARDED_RESPONSE_HEADERS = [
-  'content-type',
-  'content-length',
-  'content-range',
-  'accept-ranges',
-  'etag',
-  'last-modified',
-];
+const FORWARDED_RESPONSE_HEADERS = ['content-length', 'content-range', 'accept-ranges', 'etag', 'last-modified'];
 
 /**
- * Creates the handler. Responses: the upstream's status and body streamed through (200 or
- * 206 for a forwarded `Range`), 400 for a malformed path, 404 for an unknown SID or a recording
- * that cannot be played (body says why), 405 for methods other than GET/HEAD, 502/504 when the
- * upstream fails. Never buffers the recording.
+ * Creates the handler. Responses: the recording streamed through (200, or 206 for a forwarded
+ * `Range`) with the content type the fetcher chose (recording-fetcher.ts `playableContentType`) and `X-Content-Type-Options:
+ * nosniff`; 400 for a malformed path, 404 for an unknown SID or an unplayable URL (body says why),
+ * 405 for methods other than GET/HEAD; for an upstream failure the upstream's 4xx status (404,
+ * 403, ...), 504 for a timeout, 502 otherwise, with the problem's words as the body (never the
+ * upstream's body). Never buffers the recording.
  */
 export function createRecordingHandler(options: RecordingHandlerOptions): (request: Request) => Promise<Response> {
-  const doFetch = options.fetch ?? fetch;
-  const timeoutMs = options.timeoutMs ?? 15_000;
-
   return async (request) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return text(405, 'Only GET and HEAD are supported.');
     const match = /^\/recording\/([^/]+)$/.exec(new URL(request.url).pathname);
@@ -95,54 +100,57 @@ export function createRecordingHandler(options: RecordingHandlerOptions): (reque
     }
     if (!location) return text(404, 'Unknown interaction.');
     const problem = recordingUrlProblem(location.recordingUrl);
-    if (problem || location.recordingUrl === null) return text(404, problem ?? 'No recording.');
-
-    const headers: Record<string, string> = {};
-    const range = request.headers.get('range');
-    if (range) headers.Range = range;
-    if (isSameOrigin(location.recordingUrl, location.baseUrl)) headers.Authorization = `Bearer ${location.apiKey}`;
-
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), timeoutMs);
-    let upstream: Response;
+    if (problem || location.recordingUrl === null) {
+      location.report({ kind: 'no_recording', message: problem ?? 'This interaction has no recording.' });
+      return text(404, problem ?? 'No recording.');
+    }
+    const report = location.report;
     try {
-      upstream = await doFetch(location.recordingUrl, {
-        method: request.method,
-        headers,
-        signal: controller.signal,
-        // A redirect to another origin must not carry the key: follow none.
-        redirect: headers.Authorization ? 'manual' : 'follow',
+      const answer = await location.fetcher(location.recordingUrl).fetch(request.method, {
+        range: request.headers.get('range'),
+        signal: request.signal,
+        onBodyError: (err) => {
+          report(problemOf(err));
+        },
       });
+      report(null);
+      const out = new Headers({
+        'Cache-Control': 'no-store',
+        'Content-Type': answer.contentType,
+        'X-Content-Type-Options': 'nosniff',
+      });
+      for (const name of FORWARDED_RESPONSE_HEADERS) {
+        const value = answer.headers.get(name);
+        if (value !== null) out.set(name, value);
+      }
+      if (request.method === 'GET') options.onStreaming?.(sid);
+      return new Response(request.method === 'HEAD' ? null : answer.body, { status: answer.status, headers: out });
     } catch (err) {
-      const timedOut = err instanceof Error && err.name === 'AbortError';
-      return text(timedOut ? 504 : 502, recordingTransportError(timedOut).message);
-    } finally {
-      clearTimeout(timer);
+      if (!(err instanceof RecordingError)) {
+        if (request.signal.aborted) return text(499, 'The request was cancelled.');
+        report(problemOf(err));
+        return text(502, problemOf(err).message);
+      }
+      report(problemOf(err));
+      return text(failureStatus(err), err.message);
     }
-    if (!upstream.ok) {
-      // An error body may echo the request, Authorization header included: never pass it on.
-      await upstream.body?.cancel();
-      const error = recordingStatusError(upstream.status, headers.Authorization !== undefined);
-      // A redirect is not followed, so to the player it is a bad gateway, not a redirect it could follow.
-      return text(upstream.status >= 300 && upstream.status < 400 ? 502 : upstream.status, error.message);
-    }
-    const out = new Headers({ 'Cache-Control': 'no-store' });
-    for (const name of FORWARDED_RESPONSE_HEADERS) {
-      const value = upstream.headers.get(name);
-      if (value !== null) out.set(name, value);
-    }
-    if (request.method === 'GET') options.onStreaming?.(sid);
-    return new Response(request.method === 'HEAD' ? null : upstream.body, {
-      status: upstream.status,
-      headers: out,
-    });
   };
+}
+
+/** The status the player gets for a failed recording: the upstream's 4xx, 504 for a timeout, else 502. */
+function failureStatus(err: RecordingError): number {
+  if (err.status !== undefined && err.status >= 400 && err.status < 500) return err.status;
+  return err.problem === 'timed_out' ? 504 : 502;
 }
 
 function text(status: number, body: string): Response {
   return new Response(body, {
     status,
-    headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' },
+    headers: {
+      'Content-Type': 'text/plain; charset=utf-8',
+      'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
+    },
   });
 }
 

@@ -25,6 +25,7 @@ import type {
   ConnectInput,
   ConnectionTestResult,
   Preferences,
+  RecordingProblem,
   SessionInfo,
   VoiceReviewApi,
   WorkspaceInfo,
@@ -32,6 +33,8 @@ import type {
 import { ApiError } from '../shared/errors';
 import { createActiveWorkspace, type ActiveWorkspace, type DemoHandle } from './active-workspace';
 import { createApiClient, type ApiClient } from './api/client';
+import type { Resolver } from './api/destination';
+import type { ParsedInteraction } from './api/schemas';
 import { testConnection } from './connection-test';
 import type { SecretStore } from './keychain';
 import type { RecordingLocation } from './recording-protocol';
@@ -61,6 +64,8 @@ export interface SessionDeps {
   secrets: SecretStore | KeyStorage;
   startDemo: () => Promise<DemoHandle>;
   fetch?: typeof fetch;
+  /** Resolves names for recording downloads (tests map names to refused addresses); default DNS. */
+  recordingResolver?: Resolver | undefined;
 }
 
 /**
@@ -93,10 +98,15 @@ export interface Session extends WorkspaceOperations {
   client(): Promise<ApiClient>;
   /** Name of the active workspace, for messages such as "not found in workspace NAME". */
   activeWorkspaceName(): string | null;
-  /** Remembers the `recording_url` of an interaction just fetched. */
-  rememberRecording(sid: string, recordingUrl: string | null): void;
-  /** For the recording protocol: where an interaction's recording is (fetches it if unseen). */
+  /**
+   * Interaction `sid` from the active workspace, its `recording_url` remembered for the recording
+   * protocol; concurrent asks for the same SID share one request.
+   */
+  lookUpInteraction(sid: string): Promise<ParsedInteraction>;
+  /** For the recording protocol and the peaks service: where an interaction's recording is (looked up if unseen). */
   locateRecording(sid: string): Promise<RecordingLocation | null>;
+  /** The last problem met with interaction `sid`'s recording in the active workspace, or null. */
+  recordingProblem(sid: string): RecordingProblem | null;
   /** Stops the demo service if running. */
   close(): Promise<void>;
 }
@@ -113,7 +123,13 @@ interface Parts {
 export function createSession(deps: SessionDeps): Session {
   const registry = createWorkspaceRegistry(deps.settings);
   const keys = createWorkspaceKeys(deps.secrets);
-  const active = createActiveWorkspace({ registry, keys, startDemo: deps.startDemo, fetch: deps.fetch });
+  const active = createActiveWorkspace({
+    registry,
+    keys,
+    startDemo: deps.startDemo,
+    fetch: deps.fetch,
+    recordingResolver: deps.recordingResolver,
+  });
   const parts: Parts = { registry, keys, active, fetch: deps.fetch };
   let queue: Promise<unknown> = Promise.resolve();
 
@@ -152,10 +168,9 @@ export function createSession(deps: SessionDeps): Session {
     useSafeStorage: (confirmWeak) => change(() => useSafeStorage(parts, confirmWeak)),
     setPreferences: (preferences) => change(() => setPreferences(parts, preferences)),
     activeWorkspaceName: () => active.workspace()?.name ?? null,
-    rememberRecording: (sid, recordingUrl) => {
-      active.rememberRecording(sid, recordingUrl);
-    },
+    lookUpInteraction: (sid) => active.lookUpInteraction(sid),
     locateRecording: (sid) => active.locateRecording(sid),
+    recordingProblem: (sid) => active.recordingProblem(sid),
     close: () => active.close(),
   };
 }

@@ -107,6 +107,33 @@ export interface RecordingPeaks {
   fromCache: boolean;
 }
 
+/**
+ * What went wrong with a recording, as kinds a view can tell apart: `gone` (404/410: the link no
+ * longer exists or has expired), `refused` (401/403), `redirect_refused` (a loop, too many hops, no
+ * usable Location), `unsafe_destination` (an address the destination rules refuse), `timed_out`
+ * (no answer, or a stall), `unreachable`, `not_audio` (text or data instead of audio), `too_large`,
+ * `undecodable`, `no_recording`, `server_error` (5xx or another status).
+ */
+export type RecordingProblemKind =
+  | 'no_recording'
+  | 'gone'
+  | 'refused'
+  | 'redirect_refused'
+  | 'unsafe_destination'
+  | 'timed_out'
+  | 'unreachable'
+  | 'not_audio'
+  | 'too_large'
+  | 'undecodable'
+  | 'server_error';
+
+/** The last problem main met with an interaction's recording, in words a person can act on. */
+export interface RecordingProblem {
+  kind: RecordingProblemKind;
+  /** A sentence saying what happened and what to do; never contains the API key. */
+  message: string;
+}
+
 /** A seeded demo interaction the user can pick (demo workspace only). */
 export interface DemoInteractionSummary {
   sid: string;
@@ -178,6 +205,12 @@ export interface VoiceReviewApi {
   deleteWebhook(sid: string): Promise<DeleteResult>;
   /** Peaks and exact duration of an interaction's recording (decoded in main, cached on disk). */
   getPeaks(sid: string): Promise<RecordingPeaks>;
+  /**
+   * The last problem main met fetching interaction `sid`'s recording in the active workspace (for
+   * the player or the waveform), or null when the last attempt worked or none was made. The player
+   * asks when its media element fails, to show the reason.
+   */
+  getRecordingProblem(sid: string): Promise<RecordingProblem | null>;
 }
 
 /** Names of the bridge methods; each is also its IPC channel name (prefixed `vr:`). */
@@ -216,6 +249,7 @@ const METHODS = {
   getWebhook: null,
   deleteWebhook: null,
   getPeaks: null,
+  getRecordingProblem: null,
 } satisfies MethodTable<VoiceReviewApi>;
 
 /** Every method of {@link VoiceReviewApi}, in declaration order (preload and main iterate it). */

@@ -18,6 +18,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createPeaksService } from '../../electron/main/peaks/service';
+import { createApiClient } from '../../electron/main/api/client';
+import { recordingLocation } from '../../electron/main/recording-protocol';
 
 const MINUTES = 40;
 const SID = 'interaction_00000000-0000-4000-8000-00000000b3c4';
@@ -171,7 +173,14 @@ async function main(): Promise<void> {
     const server = await serve(r.file);
     const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vr-peaks-bench-cache-'));
     const service = createPeaksService({
-      locate: () => Promise.resolve({ recordingUrl: server.url, baseUrl: 'http://127.0.0.1:1/v1', apiKey: 'bench' }),
+      locate: () =>
+        Promise.resolve(
+          recordingLocation(
+            createApiClient({ baseUrl: 'http://127.0.0.1:1/v1', apiKey: 'bench' }),
+            server.url,
+            'bench',
+          ),
+        ),
       cacheDir,
     });
     const first = await measure(() => service.get(SID));

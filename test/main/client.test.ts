@@ -573,6 +573,19 @@ describe('a hostile server: sizes and server messages', () => {
     expect(envelopeError.kind).toBe('server');
     expect(envelopeError.message).toMatch(/is revoked/);
   });
+
+  it('masks the key before shortening: a key cut in half by the 300-character cap does not survive', async () => {
+    // The key straddles the cut: masking after shortening would find no whole key and show its first half.
+    const echo: Route = (req, res) =>
+      sendJson(res, 403, {
+        message: `${'x'.repeat(280)} ${(req.headers.authorization ?? '').replace(/^Bearer /, '')} is revoked`,
+      });
+    const error = await failure(hostileClient('cut-key', echo).listPhones());
+    expect(error.serverMessage).toBeDefined();
+    expect(error.serverMessage).toContain('[API key]');
+    expect(error.serverMessage).not.toContain(SECRET_KEY.slice(0, 8));
+    expect(error.message).not.toContain(SECRET_KEY.slice(0, 8));
+  });
 });
 
 describe('path segments', () => {

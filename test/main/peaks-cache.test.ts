@@ -12,6 +12,7 @@ import { startDemoServer } from '../../electron/main/demo/server';
 import { createPlaybackGate } from '../../electron/main/peaks/playback-gate';
 import { createPeaksService, type PeaksServiceOptions } from '../../electron/main/peaks/service';
 import { generateAudioFixtures, startRecordingHost, type RecordingHost } from './fixtures/audio-fixtures';
+import { locationAt } from './fixtures/recording-location';
 
 const SID = 'interaction_5e4d3c2b-1a09-4f8e-9d7c-6b5a49382716';
 const fixtures = generateAudioFixtures();
@@ -44,11 +45,9 @@ function tempDir(): string {
 function service(cacheDir: string | null, extra: Partial<PeaksServiceOptions> = {}) {
   return createPeaksService({
     locate: (sid) =>
-      Promise.resolve({
-        recordingUrl: `${host.origin}/r/${sid}`,
-        baseUrl: 'https://api.example.com/v1',
-        apiKey: 'k',
-      }),
+      Promise.resolve(
+        locationAt({ recordingUrl: `${host.origin}/r/${sid}`, baseUrl: `${host.origin}/v1`, apiKey: 'k' }),
+      ),
     cacheDir,
     ...extra,
   });
@@ -197,7 +196,7 @@ describe('disk cache of peaks', () => {
         baseUrl: demo.baseUrl,
         apiKey: demo.apiKey,
       };
-      const locate = () => Promise.resolve(recording);
+      const locate = () => Promise.resolve(locationAt(recording));
       const head = await fetch(recording.recordingUrl, {
         method: 'HEAD',
         headers: { Authorization: `Bearer ${demo.apiKey}` },

@@ -4,8 +4,10 @@
  */
 import * as fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiClient } from '../../electron/main/api/client';
 import { decodeToPeaks } from '../../electron/main/peaks/decode';
 import { createPeaksService, type PeaksService } from '../../electron/main/peaks/service';
+import { recordingLocation } from '../../electron/main/recording-protocol';
 import { ApiError } from '../../electron/shared/errors';
 import {
   generateAudioFixtures,
@@ -29,7 +31,13 @@ beforeAll(async () => {
   host = await startRecordingHost();
   service = createPeaksService({
     locate: () =>
-      Promise.resolve({ recordingUrl: `${host.origin}${servedPath}`, baseUrl: `${host.origin}/v1`, apiKey: 'k' }),
+      Promise.resolve(
+        recordingLocation(
+          createApiClient({ baseUrl: `${host.origin}/v1`, apiKey: 'k' }),
+          `${host.origin}${servedPath}`,
+          'w',
+        ),
+      ),
     cacheDir: null,
   });
 });

@@ -25,7 +25,6 @@ import {
   isRetryableTransportError,
   MAX_BODY_BYTES,
   transportError,
-  withoutKey,
 } from './http-errors';
 import {
   parseRetryAfterMs,
@@ -35,6 +34,13 @@ import {
   sleep,
   type RetryOptions,
 } from './retry';
+import type { Resolver } from './destination';
+import {
+  createRecordingFetcher,
+  createRecordingTransport,
+  type RecordingFetcher,
+  type RecordingTransport,
+} from './recording-fetcher';
 
 /** How to reach one workspace. */
 export interface ClientOptions {
@@ -51,8 +57,15 @@ export interface ClientOptions {
    * retry.ts for the defaults (3 attempts, 300 ms base backoff, 5000 ms cap). Writes are never retried.
    */
   retry?: RetryOptions;
-  /** Injected fetch (tests); defaults to the global one. */
+  /** Injected fetch (tests); defaults to the global one. Not used for recordings. */
   fetch?: typeof fetch;
+  /**
+   * Resolves host names for recording downloads (default `dns.lookup`); tests map test names to
+   * refused addresses with it. Recording connections are refused by address class at this lookup.
+   */
+  recordingResolver?: Resolver;
+  /** Replaces the whole recording transport (tests that script answers); default: undici over the guarded agent. */
+  recordingTransport?: RecordingTransport;
 }
 
 /** One method per endpoint of spec 4. Each rejects with an {@link ApiError}. */
@@ -78,6 +91,12 @@ export interface ApiClient {
   getWebhook(sid: string): Promise<Webhook>;
   /** Endpoint 10. */
   deleteWebhook(sid: string): Promise<void>;
+  /**
+   * The fetcher of a recording URL (spec 2 `recording_url`, already checked to be http/https): the
+   * key only to this workspace's origin, redirects and destinations under the rules of
+   * recording-fetcher.ts, this client's timeout for headers and stalls.
+   */
+  recording(recordingUrl: string): RecordingFetcher;
 }
 
 /** Creates a client for one workspace. Does no I/O until a method is called. */
@@ -90,6 +109,11 @@ export function createApiClient(options: ClientOptions): ApiClient {
     timeoutMs: options.timeoutMs ?? REQUEST_TIMEOUT_SECONDS.default * 1000,
     host: safeHost(baseUrl),
     retry: resolveRetryOptions(options.retry),
+  };
+  let transport: RecordingTransport | null = options.recordingTransport ?? null;
+  const recording = (url: string): RecordingFetcher => {
+    transport ??= createRecordingTransport(baseUrl, link.timeoutMs, options.recordingResolver);
+    return createRecordingFetcher({ url, baseUrl, apiKey: link.apiKey, timeoutMs: link.timeoutMs, transport });
   };
   const get = <S extends z.ZodType>(path: string, schema: S, what: string) => request(link, 'GET', path, schema, what);
   return {
@@ -107,6 +131,7 @@ export function createApiClient(options: ClientOptions): ApiClient {
     getWebhook: async (sid) => get(`/webhooks/${segment(sid)}`, webhookEnvelope, `Webhook ${sid}`),
     deleteWebhook: async (sid) =>
       request(link, 'DELETE', `/webhooks/${segment(sid)}`, statusOnlyEnvelope, `Webhook ${sid}`),
+    recording,
   };
 }
 
@@ -252,7 +277,7 @@ function interpret<S extends z.ZodType>(
     json = undefined;
   }
   // A server may echo the key it refused; the message is shown and logged, so the key is masked.
-  const serverMessage = withoutKey(extractServerMessage(parsed ? json : text), apiKey);
+  const serverMessage = extractServerMessage(parsed ? json : text, apiKey);
   const status = response.status;
 
   if (!response.ok) throw apiStatusError(status, { what, host, serverMessage });

@@ -1,8 +1,8 @@
 /**
  * HTTP error interpretation: the one place that turns an HTTP status (and, for the API, the
  * server's error body) or a failed fetch into an {@link ApiError} with a kind a view can react to
- * and a sentence a person can act on. Used by the API client (client.ts), the recording protocol
- * (recording-protocol.ts) and the peaks service (peaks/service.ts).
+ * and a sentence a person can act on, for the API client (client.ts). Recording downloads have
+ * their own worded problems (recording-errors.ts).
  *
  * Spec 7 shows neither error statuses nor an error body shape, so statuses get their usual HTTP
  * meanings and the server's own message is looked for under the common field names.
@@ -65,71 +65,23 @@ function apiStatusMessage(kind: ApiErrorKind, status: number, what: string, host
 }
 
 /**
- * The ApiError for a recording server's answer that is not the recording (spec 2 `recording_url`):
- * any status outside 200-299, redirects included (they are never followed while the key is
- * attached). `keyAttached` says whether the API key was sent, which decides whether a 401/403 means
- * "enter the key again" or "the link expired". Kinds: `unauthorized` (401/403), `not_found`
- * (404/410), `server` for everything else (the request was Voice Review's own, so a 400 is not the
- * user's input). The upstream body is never part of the message: it may echo the request.
- */
-export function recordingStatusError(status: number, keyAttached: boolean): ApiError {
-  const kind = kindOfStatus(status);
-  if (status >= 300 && status < 400) {
-    return new ApiError({
-      kind: 'server',
-      status,
-      message: keyAttached
-        ? 'The recording server redirected; Voice Review does not follow redirects with the API key.'
-        : `The recording server redirected (HTTP ${status}) without saying where.`,
-    });
-  }
-  if (kind === 'unauthorized') {
-    return new ApiError({
-      kind,
-      status,
-      message: keyAttached
-        ? `The server refused the API key for the recording (HTTP ${status}). Enter the key again.`
-        : `The recording server refused access (HTTP ${status}); its link may have expired. Reload the interaction.`,
-    });
-  }
-  if (kind === 'not_found') {
-    return new ApiError({ kind, status, message: `The recording file is not on the server (HTTP ${status}).` });
-  }
-  return new ApiError({
-    kind: 'server',
-    status,
-    message:
-      status >= 500
-        ? `The recording server failed (HTTP ${status}) while sending the recording. Try again later.`
-        : `The recording server answered HTTP ${status} instead of the recording.`,
-  });
-}
-
-/** The ApiError for a recording download that got no answer: `timeout` when it timed out, `network` otherwise. */
-export function recordingTransportError(timedOut: boolean): ApiError {
-  return timedOut
-    ? new ApiError({ kind: 'timeout', message: 'The recording server did not answer in time. Try again.' })
-    : new ApiError({
-        kind: 'network',
-        message: 'The recording server could not be reached. Check the connection and try again.',
-      });
-}
-
-/**
  * Finds the server's own message in an error body of any shape (spec 7: the shape is not
  * shown): `message`, `error` (string or object), `detail`, `error_description`, `title`, or the
  * first entry of `errors`; a short plain-text body counts too. Capped at 300 characters.
+ * Every occurrence of `apiKey` is masked BEFORE the message is shortened: a key cut in half by the
+ * cap would no longer match, and half a key must not be shown or logged either.
  */
-export function extractServerMessage(body: unknown, depth = 0): string | undefined {
+export function extractServerMessage(body: unknown, apiKey = '', depth = 0): string | undefined {
   if (typeof body === 'string') {
-    return depth === 0 && /^\s*</.test(body) ? undefined : body.length <= 2000 ? capMessage(body) : undefined;
+    if (depth === 0 && /^\s*</.test(body)) return undefined;
+    return body.length <= 2000 ? capMessage(withoutKey(body, apiKey) ?? '') : undefined;
   }
   if (depth > 3 || typeof body !== 'object' || body === null) return undefined;
-  if (Array.isArray(body)) return body.length > 0 ? extractServerMessage(body[0], depth + 1) : undefined;
+  if (Array.isArray(body)) return body.length > 0 ? extractServerMessage(body[0], apiKey, depth + 1) : undefined;
   const record = body as Record<string, unknown>;
   for (const key of ['message', 'error', 'detail', 'error_description', 'title', 'errors', 'msg']) {
     if (key in record) {
-      const found = extractServerMessage(record[key], depth + 1);
+      const found = extractServerMessage(record[key], apiKey, depth + 1);
       if (found) return found;
     }
   }
@@ -142,7 +94,7 @@ function capMessage(s: string): string | undefined {
 }
 
 /** `message` with every occurrence of `apiKey` replaced: a server may echo the key it refused. */
-export function withoutKey(message: string | undefined, apiKey: string): string | undefined {
+function withoutKey(message: string | undefined, apiKey: string): string | undefined {
   return message && apiKey ? message.split(apiKey).join('[API key]') : message;
 }
 

@@ -1,154 +1,63 @@
 /**
- * Fetching a recording for peaks, with the recording protocol's rules (recording-protocol.ts):
- * only http/https URLs, the API key only to the workspace's own origin, no redirect followed while
- * the key is attached. Errors come from the one HTTP error module (api/http-errors.ts).
+ * Fetching a recording for peaks, through the API client's recording fetcher
+ * (api/recording-fetcher.ts): the same redirect, destination, key, timeout and size rules as the
+ * player's recording protocol, and the same worded problems (api/recording-errors.ts).
  */
 import { ApiError } from '../../shared/errors';
-import { kindOfStatus, recordingStatusError, recordingTransportError } from '../api/http-errors';
-import { isSameOrigin, type RecordingLocation } from '../recording-protocol';
+import type { RecordingFetcher } from '../api/recording-fetcher';
+import { RecordingError } from '../api/recording-errors';
 import type { RecordingValidators } from './cache';
 import { UNDECODABLE_MESSAGE } from './decode';
 import type { ComputedPeaks } from './reduce';
 import type { PeaksDecoder } from './worker-decoder';
 
-/** One HTTP exchange with the recording server, with the protocol's key and redirect rules. */
-interface Fetcher {
-  /** Resolves with the response once headers arrive; `stall` keeps the timeout alive while the body is read. */
-  request(method: 'GET' | 'HEAD', headers?: Record<string, string>): Promise<{ response: Response; stall: StallTimer }>;
-  keyAttached: boolean;
-}
-
-/** Aborts the request when no progress is reported for `timeoutMs`. */
-interface StallTimer {
-  /** Restarts the countdown (a chunk arrived). */
-  progress(): void;
-  /** Stops the countdown for good. */
-  done(): void;
-  /** True when the abort came from this timer. */
-  readonly timedOut: boolean;
-  readonly signal: AbortSignal;
-}
-
-function stallTimer(timeoutMs: number): StallTimer {
-  const controller = new AbortController();
-  let timedOut = false;
-  let timer: ReturnType<typeof setTimeout> | null = null;
-  const arm = (): void => {
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, timeoutMs);
-  };
-  arm();
-  return {
-    progress: arm,
-    done: () => {
-      if (timer) clearTimeout(timer);
-      timer = null;
-    },
-    get timedOut() {
-      return timedOut;
-    },
-    signal: controller.signal,
-  };
-}
-
 /**
- * The fetcher for a playable recording: the API key (`Authorization: Bearer`) only to the
- * workspace's own origin, no redirect followed while it is attached, and a stall timeout of
- * `timeoutMs` (ms) that also covers the body.
+ * The validators from a HEAD, or from a 1-byte Range GET when HEAD is refused with an HTTP status
+ * (some servers answer 405, and URLs signed for GET answer 403 to HEAD); all null when neither
+ * tells. Any other failure of the HEAD (unreachable, timed out, an unsafe destination, a refused
+ * redirect) fails the call with that error: the download would fail the same way.
  */
-export function createFetcher(
-  location: RecordingLocation & { recordingUrl: string },
-  doFetch: typeof fetch,
-  timeoutMs: number,
-): Fetcher {
-  const keyAttached = isSameOrigin(location.recordingUrl, location.baseUrl);
-  return {
-    keyAttached,
-    async request(method, extraHeaders = {}) {
-      const headers: Record<string, string> = { ...extraHeaders };
-      if (keyAttached) headers.Authorization = `Bearer ${location.apiKey}`;
-      const stall = stallTimer(timeoutMs);
-      let response: Response;
-      try {
-        response = await doFetch(location.recordingUrl, {
-          method,
-          headers,
-          signal: stall.signal,
-          // A redirect to another origin must not carry the key: follow none while it is attached.
-          redirect: keyAttached ? 'manual' : 'follow',
-        });
-      } catch {
-        stall.done();
-        throw recordingTransportError(stall.timedOut);
-      }
-      return { response, stall };
-    },
-  };
-}
-
-/**
- * The validators from a HEAD, or from a 1-byte Range GET when HEAD is refused (any non-2xx:
- * some servers answer 405, and URLs signed for GET answer 403 to HEAD); all null when neither
- * tells. A HEAD that cannot reach the server, or times out, fails the call with that error:
- * the download would fail the same way.
- */
-export async function validatorsOf(fetcher: Fetcher): Promise<RecordingValidators> {
+export async function validatorsOf(fetcher: RecordingFetcher): Promise<RecordingValidators> {
   const none: RecordingValidators = { etag: null, lastModified: null, contentLength: null };
-  const head = await fetcher.request('HEAD');
-  head.stall.done();
-  if (head.response.ok) return validatorsFrom(head.response);
-  await head.response.body?.cancel().catch(() => undefined);
-  // HEAD refused (405/501, or a URL signed for GET only): ask for one byte instead.
-  const probe = await fetcher.request('GET', { Range: 'bytes=0-0' });
-  probe.stall.done();
-  await probe.response.body?.cancel().catch(() => undefined);
-  if (probe.response.status === 206) {
-    const total = /\/(\d+)\s*$/.exec(probe.response.headers.get('content-range') ?? '')?.[1] ?? null;
-    return { ...validatorsFrom(probe.response), contentLength: total };
+  try {
+    return validatorsFrom((await fetcher.fetch('HEAD')).headers);
+  } catch (err) {
+    if (!(err instanceof RecordingError) || err.status === undefined || err.problem === 'redirect_refused') throw err;
   }
-  if (probe.response.ok) return validatorsFrom(probe.response);
-  if (predictsFailedDownload(probe.response.status))
-    throw recordingStatusError(probe.response.status, fetcher.keyAttached);
-  // Any other refusal (400, 416 to the range, 429, ...) says nothing about the recording: no cache key.
-  return none;
+  try {
+    const probe = await fetcher.fetch('GET', { range: 'bytes=0-0' });
+    await probe.body?.cancel().catch(() => undefined);
+    if (probe.status !== 206) return validatorsFrom(probe.headers);
+    const total = /\/(\d+)\s*$/.exec(probe.headers.get('content-range') ?? '')?.[1] ?? null;
+    return { ...validatorsFrom(probe.headers), contentLength: total };
+  } catch (err) {
+    // A refused key, a gone file or a failing server: the download would get the same.
+    if (err instanceof RecordingError && (err.problem !== 'server_error' || (err.status ?? 500) >= 500)) throw err;
+    // Any other refusal (400, 416 to the range, 429, ...) says nothing about the recording: no cache key.
+    return none;
+  }
 }
 
 /** Downloads the recording as a stream and decodes it to peaks; also returns the GET's validators. */
 export async function download(
-  fetcher: Fetcher,
+  fetcher: RecordingFetcher,
   decode: PeaksDecoder,
+  onBodyError?: (err: RecordingError) => void,
 ): Promise<{ peaks: ComputedPeaks; validators: RecordingValidators }> {
-  const { response, stall } = await fetcher.request('GET');
-  try {
-    if (!response.ok) {
-      await response.body?.cancel().catch(() => undefined);
-      throw recordingStatusError(response.status, fetcher.keyAttached);
-    }
-    const body = response.body;
-    if (!body) throw new ApiError({ kind: 'invalid_response', message: UNDECODABLE_MESSAGE });
-    const peaks = await decode(readBody(body, stall));
-    return { peaks, validators: validatorsFrom(response) };
-  } finally {
-    stall.done();
-  }
+  const answer = await fetcher.fetch('GET', onBodyError ? { onBodyError } : {});
+  const body = answer.body;
+  if (!body) throw new ApiError({ kind: 'invalid_response', message: UNDECODABLE_MESSAGE });
+  const peaks = await decode(chunksOf(body));
+  return { peaks, validators: validatorsFrom(answer.headers) };
 }
 
-/** The body as chunks; each chunk restarts the stall timer. Read errors become 'timeout' or 'network'. */
-async function* readBody(body: ReadableStream<Uint8Array>, stall: StallTimer): AsyncGenerator<Uint8Array> {
+/** The body as chunks; a read error (a RecordingError: stall, cut, too large) is thrown as is. */
+async function* chunksOf(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
   const reader = body.getReader();
   try {
     for (;;) {
-      let result: ReadableStreamReadResult<Uint8Array>;
-      try {
-        result = await reader.read();
-      } catch {
-        throw recordingTransportError(stall.timedOut);
-      }
+      const result = await reader.read();
       if (result.done) return;
-      stall.progress();
       yield result.value;
     }
   } finally {
@@ -156,11 +65,11 @@ async function* readBody(body: ReadableStream<Uint8Array>, stall: StallTimer): A
   }
 }
 
-function validatorsFrom(response: Response): RecordingValidators {
+function validatorsFrom(headers: Headers): RecordingValidators {
   return {
-    etag: response.headers.get('etag'),
-    lastModified: response.headers.get('last-modified'),
-    contentLength: response.headers.get('content-length'),
+    etag: headers.get('etag'),
+    lastModified: headers.get('last-modified'),
+    contentLength: headers.get('content-length'),
   };
 }
 
@@ -169,10 +78,4 @@ export function sameVersion(a: RecordingValidators, b: RecordingValidators): boo
   return (['etag', 'lastModified', 'contentLength'] as const).every(
     (k) => a[k] === null || b[k] === null || a[k] === b[k],
   );
-}
-
-/** True for a status the download would get too: a redirect, a refused key, no file, a server failure. */
-function predictsFailedDownload(status: number): boolean {
-  const kind = kindOfStatus(status);
-  return (status >= 300 && status < 400) || kind === 'unauthorized' || kind === 'not_found' || status >= 500;
 }

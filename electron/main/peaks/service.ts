@@ -4,9 +4,10 @@
  * (decode.ts, reduce.ts), so neither the file nor its PCM is held whole; results are kept in a
  * disk cache (cache.ts).
  *
- * Fetch rules (recording-fetch.ts) are the recording protocol's: only http/https URLs, the
- * API key (`Authorization: Bearer`) only to the workspace's own origin, and no redirect followed
- * while the key is attached.
+ * Fetch rules are the recording protocol's, through the same fetcher of the API client
+ * (api/recording-fetcher.ts): redirects followed under its rules, the API key only to the
+ * workspace's own origin, safe destinations only. A failure is reported as the recording's problem,
+ * in the same words the player shows.
  *
  * Requests per first view: HEAD (for the cache key; skipped when there is no disk cache), then
  * one streaming GET. A cached view: the HEAD only. The cache key includes the full recording URL,
@@ -16,10 +17,11 @@
  */
 import type { RecordingPeaks } from '../../shared/contract';
 import { ApiError } from '../../shared/errors';
+import { problemOf, RecordingError } from '../api/recording-errors';
 import { recordingUrlProblem, type RecordingLocation } from '../recording-protocol';
 import { cacheKey, createPeaksCache, type PeaksCache, type RecordingValidators } from './cache';
 import { decodeToPeaks, UNDECODABLE_MESSAGE } from './decode';
-import { createFetcher, download, sameVersion, validatorsOf } from './recording-fetch';
+import { download, sameVersion, validatorsOf } from './recording-fetch';
 import type { PeaksDecoder } from './worker-decoder';
 
 /** Computes (or reads from the disk cache) the peaks of an interaction's recording. */
@@ -29,10 +31,12 @@ export interface PeaksService {
    * channel (4 per second beyond about 33 minutes; see reduce.ts `peakCountFor`), amplitudes in
    * [-1, 1] rounded to 4 decimals, `durationSeconds` = decoded samples / `sampleRate`.
    * Two calls for the same recording while one is running share that one computation.
-   * @throws ApiError kind 'not_found' when the interaction has no playable recording (or the
-   *   server has no file), 'unauthorized' when the recording server refuses (401/403),
-   *   'invalid_response' when the audio cannot be decoded, 'network'/'timeout'/'server' when it
-   *   cannot be downloaded. Never anything else; no message contains the API key.
+   * @throws ApiError (a RecordingError when the download failed, with the recording problem's
+   *   words): kind 'not_found' when the interaction has no playable recording or the link is gone,
+   *   'unauthorized' when the recording server refuses (401/403), 'invalid_response' when the
+   *   audio cannot be decoded, is too large or is not audio, 'network'/'timeout'/'server'/'bad_input'
+   *   when it cannot be downloaded (unreachable, stalled, a refused redirect or destination). Never
+   *   anything else; no message contains the API key.
    */
   get(sid: string): Promise<RecordingPeaks>;
 }
@@ -45,12 +49,6 @@ export interface PeaksServiceOptions {
   cacheDir: string | null;
   /** Size cap of the disk cache, in bytes (default 64 MiB). */
   cacheMaxBytes?: number;
-  fetch?: typeof fetch;
-  /**
-   * Time allowed for the recording server to start answering, in milliseconds (default 15 000);
-   * the download also fails with 'timeout' when no byte arrives for this long.
-   */
-  timeoutMs?: number;
   /**
    * Decodes the downloaded bytes to peaks. Default: in this thread (decodeToPeaks, yielding
    * between slices); Electron passes {@link createWorkerDecoder} so decoding runs in a worker.
@@ -65,8 +63,6 @@ export interface PeaksServiceOptions {
 
 /** Creates the peaks service. */
 export function createPeaksService(options: PeaksServiceOptions): PeaksService {
-  const doFetch = options.fetch ?? fetch;
-  const timeoutMs = options.timeoutMs ?? 15_000;
   const decode: PeaksDecoder = options.decode ?? ((chunks) => decodeToPeaks(chunks));
   const cache: PeaksCache | null =
     options.cacheDir === null ? null : createPeaksCache(options.cacheDir, options.cacheMaxBytes);
@@ -81,7 +77,7 @@ export function createPeaksService(options: PeaksServiceOptions): PeaksService {
   }
 
   async function compute(sid: string, location: RecordingLocation & { recordingUrl: string }): Promise<RecordingPeaks> {
-    const fetcher = createFetcher(location, doFetch, timeoutMs);
+    const fetcher = location.fetcher(location.recordingUrl);
     let key: string | null = null;
     let expected: RecordingValidators | null = null;
     if (cache) {
@@ -100,6 +96,7 @@ export function createPeaksService(options: PeaksServiceOptions): PeaksService {
     }
     await options.beforeDownload?.(sid);
     const { peaks, validators } = await download(fetcher, decode);
+    location.report(null);
     // Stored only if the file downloaded is the one the key describes (not changed in between).
     if (cache && key && expected && sameVersion(expected, validators)) {
       await cache.write(key, peaks).catch(() => undefined);
@@ -120,13 +117,20 @@ export function createPeaksService(options: PeaksServiceOptions): PeaksService {
         });
         const problem = location ? recordingUrlProblem(location.recordingUrl) : 'This interaction has no recording.';
         if (!location || problem || location.recordingUrl === null) {
-          throw new ApiError({ kind: 'not_found', message: problem ?? 'This interaction has no recording.' });
+          const error = new RecordingError('no_recording', problem ?? 'This interaction has no recording.');
+          location?.report(problemOf(error));
+          throw error;
         }
         const playable = { ...location, recordingUrl: location.recordingUrl };
-        const runKey = `${location.baseUrl}\n${location.recordingUrl}`;
+        const runKey = `${location.workspaceId}\n${location.recordingUrl}`;
         let run = running.get(runKey);
         if (!run) {
-          run = compute(sid, playable).finally(() => running.delete(runKey));
+          run = compute(sid, playable)
+            .catch((err: unknown) => {
+              playable.report(problemOf(err));
+              throw err;
+            })
+            .finally(() => running.delete(runKey));
           running.set(runKey, run);
         }
         return await run;
