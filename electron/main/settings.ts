@@ -20,8 +20,14 @@ export interface StoredWorkspace {
   id: string;
   /** Name shown in the workspace switcher. */
   name: string;
-  /** API base URL, e.g. "https://api.example.com". */
+  /** API base URL, e.g. "https://api.example.com/v1". */
   baseUrl: string;
+  /**
+   * Set by the workspace registry when settings are loaded: why `baseUrl` breaks the base URL
+   * rule (shared/base-url.ts), e.g. after the file was edited by hand. Never written to the file;
+   * such a workspace is never used for a request (workspace-keys.ts refuses to hand out its key).
+   */
+  baseUrlProblem?: string;
 }
 
 /** Everything in settings.json. */

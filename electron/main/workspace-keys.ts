@@ -11,13 +11,15 @@ import { ApiError } from '../shared/errors';
 import type { SecretStore } from './keychain';
 import type { KeyStorage } from './secret-storage';
 import type { StoredWorkspace } from './settings';
-import { badInput } from './workspace-registry';
+import { badInput, savedBaseUrlError } from './workspace-registry';
 
 /** See {@link createWorkspaceKeys}. */
 export interface WorkspaceKeys {
   /**
    * The stored key of a (non-demo) workspace.
-   * @throws ApiError `keychain` when it is missing or the key storage fails.
+   * @throws ApiError `bad_input` when its saved base URL breaks the base URL rule (the key is
+   *   not even read, so nothing can send it there); `keychain` when it is missing or the key
+   *   storage fails.
    */
   read(workspace: StoredWorkspace): Promise<string>;
   /** Stores a key. @throws the key storage's error. */
@@ -82,6 +84,7 @@ export function checkKey(apiKey: string): string {
 export function createWorkspaceKeys(secrets: SecretStore | KeyStorage): WorkspaceKeys {
   return {
     async read(workspace) {
+      if (workspace.baseUrlProblem !== undefined) throw savedBaseUrlError(workspace);
       let key: string | null;
       try {
         key = await secrets.get(workspace.id);

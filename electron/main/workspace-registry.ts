@@ -3,6 +3,7 @@
  * all kept in settings.json (settings.ts). Knows nothing of keys or API clients; the session
  * (session.ts) composes it with the key storage and the active workspace.
  */
+import { normalizeBaseUrl } from '../shared/base-url';
 import type { Preferences } from '../shared/contract';
 import { ApiError } from '../shared/errors';
 import { REQUEST_TIMEOUT_SECONDS } from '../shared/validation';
@@ -25,7 +26,11 @@ export interface SettingsFile {
 
 /** See {@link createWorkspaceRegistry}. Writes reject with the settings store's error; nothing changes then. */
 export interface WorkspaceRegistry {
-  /** The settings, read from the file on first use and kept in memory after. */
+  /**
+   * The settings, read from the file on first use and kept in memory after. Each saved base URL
+   * is checked again with the rule of shared/base-url.ts: one that breaks it marks its workspace
+   * with `baseUrlProblem` (see {@link checkSavedBaseUrls}).
+   */
   settings(): Promise<Settings>;
   /**
    * The saved workspace with this id.
@@ -72,12 +77,46 @@ function checkTimeout(seconds: number): void {
   }
 }
 
+/** Longest part of a saved base URL quoted in a message, in characters. */
+const MAX_QUOTED_URL_LENGTH = 120;
+
+/**
+ * The settings with each saved base URL checked again by the rule used when it was added
+ * (shared/base-url.ts `normalizeBaseUrl`): a URL the rule accepts is kept in its normal form; one
+ * it refuses (plain http to a remote host, not a URL, no `/v1`, credentials in it…) marks its
+ * workspace with `baseUrlProblem`, so opening it is a restore problem and no request goes there.
+ * The demo workspace's address is not a URL (the demo runs on a new port each start).
+ */
+export function checkSavedBaseUrls(settings: Settings): Settings {
+  const workspaces = settings.workspaces.map((workspace): StoredWorkspace => {
+    if (workspace.id === DEMO_WORKSPACE_ID) return workspace;
+    const checked = normalizeBaseUrl(workspace.baseUrl);
+    return checked.ok ? { ...workspace, baseUrl: checked.url } : { ...workspace, baseUrlProblem: checked.message };
+  });
+  return { ...settings, workspaces };
+}
+
+/**
+ * The error for opening a workspace marked by {@link checkSavedBaseUrls}: names the workspace and
+ * the saved URL (shortened) and says what to do. An ApiError of kind `bad_input`.
+ */
+export function savedBaseUrlError(workspace: StoredWorkspace): ApiError {
+  const url =
+    workspace.baseUrl.length > MAX_QUOTED_URL_LENGTH
+      ? `${workspace.baseUrl.slice(0, MAX_QUOTED_URL_LENGTH)}…`
+      : workspace.baseUrl;
+  return badInput(
+    `The saved base URL of ${workspace.name}, "${url}", is not used: ${workspace.baseUrlProblem ?? 'it breaks the base URL rule.'} ` +
+      'Remove this workspace and add it again with the right address.',
+  );
+}
+
 /** Creates the registry over `file`. Nothing is read until the first call. */
 export function createWorkspaceRegistry(file: SettingsFile): WorkspaceRegistry {
   let current: Settings | null = null;
 
   async function settings(): Promise<Settings> {
-    current ??= await file.load();
+    current ??= checkSavedBaseUrls(await file.load());
     return current;
   }
 
