@@ -179,7 +179,7 @@ async function createWindow(windowStates: WindowStateStore): Promise<() => Promi
     minHeight: MIN_WINDOW_SIZE.height,
     title: 'Voice Review',
     show: false,
-    webPreferences: secureWebPreferences(join(__dirname, '../preload/index.js')),
+    webPreferences: secureWebPreferences(join(__dirname, '../preload/index.js'), { devTools: !app.isPackaged }),
   });
   const remembered = rememberWindowState(win, windowStates, (err) =>
     log.warn('Could not save the window position:', err),

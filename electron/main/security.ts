@@ -59,14 +59,24 @@ export function isAppUrl(url: string, devServerUrl?: string): boolean {
   return parsed.origin === dev.origin;
 }
 
+/** Options of {@link secureWebPreferences}. */
+export interface WindowSecurityOptions {
+  /**
+   * Whether DevTools can be opened: `!app.isPackaged` (on for `npm run dev` and unpackaged runs,
+   * off in the installed app, where DevTools would let anyone at the keyboard script the page).
+   */
+  devTools: boolean;
+}
+
 /**
  * `webPreferences` of every app window: isolated, sandboxed, no Node in the renderer, web
- * security on, no insecure content, no experimental features.
+ * security on, no insecure content, no experimental features, DevTools only when `devTools`.
  * @param preloadPath absolute path of the built preload script
  */
-export function secureWebPreferences(preloadPath: string) {
+export function secureWebPreferences(preloadPath: string, { devTools }: WindowSecurityOptions) {
   return {
     preload: preloadPath,
+    devTools,
     contextIsolation: true,
     sandbox: true,
     nodeIntegration: false,

@@ -179,8 +179,12 @@ describe('the built main process', () => {
     expect(win.loadedUrl).toBe('app://voice-review/index.html');
     expect(win.loadedUrl).not.toMatch(/^file:/);
     // Exactly the hardened set security.ts defines, nothing added or loosened.
-    expect(win.options.webPreferences).toEqual(secureWebPreferences(join(outDir, 'preload/index.js')));
+    expect(win.options.webPreferences).toEqual(
+      secureWebPreferences(join(outDir, 'preload/index.js'), { devTools: false }),
+    );
     expect(win.options.webPreferences).toMatchObject({
+      // The stand-in app is packaged: DevTools must be off.
+      devTools: false,
       contextIsolation: true,
       sandbox: true,
       nodeIntegration: false,

@@ -115,7 +115,7 @@ describe('navigation and IPC senders', () => {
 
 describe('window web preferences', () => {
   it('isolates and sandboxes the renderer without Node', () => {
-    expect(secureWebPreferences('/app/out/preload/index.js')).toMatchObject({
+    expect(secureWebPreferences('/app/out/preload/index.js', { devTools: false })).toMatchObject({
       preload: '/app/out/preload/index.js',
       contextIsolation: true,
       sandbox: true,
@@ -127,6 +127,11 @@ describe('window web preferences', () => {
       experimentalFeatures: false,
       webviewTag: false,
     });
+  });
+
+  it('sets DevTools from the option: off for the packaged app, on for unpackaged runs', () => {
+    expect(secureWebPreferences('/p.js', { devTools: false }).devTools).toBe(false);
+    expect(secureWebPreferences('/p.js', { devTools: true }).devTools).toBe(true);
   });
 });
 
