@@ -244,6 +244,33 @@ describe('the demo workspace', () => {
     expect(Buffer.from(await response.arrayBuffer()).toString('latin1')).toBe('OggS');
   });
 
+  it('showing a call sends exactly one GET /interactions/{sid}, peaks asked first or not', async () => {
+    const r = await rig();
+    await call(r, 'openDemo');
+    // The view asks for the peaks and the interaction together (peaks first), as the renderer does.
+    const [peaks, interaction] = await Promise.all([
+      call(r, 'getPeaks', DENTAL_SID),
+      call(r, 'getInteraction', DENTAL_SID),
+    ]);
+    expect(peaks.ok).toBe(true);
+    expect(interaction.ok).toBe(true);
+    expect(r.requests.filter((q) => q.startsWith('GET ') && q.endsWith(`/interactions/${DENTAL_SID}`))).toHaveLength(1);
+    expect(await call(r, 'getRecordingProblem', DENTAL_SID)).toEqual({ ok: true, value: null });
+  });
+
+  it('remembers a recording problem per interaction and gives its words, with the SID checked', async () => {
+    const r = await rig();
+    await call(r, 'openDemo');
+    expectError(await call(r, 'getRecordingProblem', 'not-a-sid'), 'bad_input');
+    const location = await r.session.locateRecording(DENTAL_SID);
+    location?.report({ kind: 'gone', message: 'The recording link no longer exists or has expired (HTTP 404).' });
+    expect(await call(r, 'getRecordingProblem', DENTAL_SID)).toEqual({
+      ok: true,
+      value: { kind: 'gone', message: 'The recording link no longer exists or has expired (HTTP 404).' },
+    });
+    expect(await call(r, 'getRecordingProblem', IN_PROGRESS_SID)).toEqual({ ok: true, value: null });
+  });
+
   it('says why a call in progress cannot be played', async () => {
     const r = await rig();
     await call(r, 'openDemo');

@@ -78,15 +78,19 @@ function breakableKeychain(): SecretStore & { broken: boolean } {
   return store;
 }
 
-type Mode = 'proxy' | 'echo401' | 'echo500';
+type Mode = 'proxy' | 'redirect' | 'echo401' | 'echo500';
 
 /**
  * The hostile server: in 'proxy' mode forwards everything to the demo service (rewriting the
- * demo's origin to its own, so recordings are same-origin and get the key); in 'echo401' mode
+ * demo's origin to its own, so recordings are same-origin and get the key); in 'redirect' mode
+ * answers a recording request with a 302 to the storage origin ({@link startStorageServer}); in 'echo401' mode
  * answers 401 with the request's Authorization header in the body and a header; in 'echo500' mode
  * answers 500 echoing the headers and the request body (a POSTed sip_password included).
  */
-async function startHostileServer(demo: DemoServer): Promise<{ baseUrl: string; mode: Mode; close(): Promise<void> }> {
+async function startHostileServer(
+  demo: DemoServer,
+  storageOrigin: string,
+): Promise<{ baseUrl: string; mode: Mode; close(): Promise<void> }> {
   const demoOrigin = new URL(demo.baseUrl).origin;
   const state = { mode: 'proxy' as Mode, origin: '' };
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -96,6 +100,10 @@ async function startHostileServer(demo: DemoServer): Promise<{ baseUrl: string; 
       void (async () => {
         const body = Buffer.concat(chunks).toString('utf8');
         const authorization = req.headers.authorization ?? '';
+        if (state.mode === 'redirect' && req.url?.includes('/recordings/')) {
+          res.writeHead(302, { Location: `${storageOrigin}/signed${req.url}?expires=1` }).end();
+          return;
+        }
         if (state.mode === 'echo401') {
           res.writeHead(401, {
             'Content-Type': 'application/json',
@@ -167,6 +175,31 @@ async function startHostileServer(demo: DemoServer): Promise<{ baseUrl: string; 
   };
 }
 
+/**
+ * A second origin standing for signed object storage: serves the demo recording for any path and
+ * keeps every request's raw headers, so the test can check that no key ever reached it.
+ */
+async function startStorageServer(
+  recording: Buffer,
+): Promise<{ origin: string; rawHeaders: string[]; close(): Promise<void> }> {
+  const rawHeaders: string[] = [];
+  const server = createServer((req, res) => {
+    rawHeaders.push(`${req.method ?? ''} ${req.url ?? ''}\n${req.rawHeaders.join('\n')}`);
+    res.writeHead(200, { 'Content-Type': 'audio/ogg', 'Content-Length': recording.length });
+    res.end(req.method === 'HEAD' ? undefined : recording);
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    rawHeaders,
+    close: () =>
+      new Promise<void>((ok) => {
+        server.closeAllConnections();
+        server.close(() => ok());
+      }),
+  };
+}
+
 /** A loopback port with nothing listening (for the network-error path). */
 async function closedPort(): Promise<number> {
   const server = createServer();
@@ -191,6 +224,7 @@ interface Seen {
 let userData: string;
 let demo: DemoServer;
 let hostile: Awaited<ReturnType<typeof startHostileServer>>;
+let storage: Awaited<ReturnType<typeof startStorageServer>>;
 const results: Seen[] = [];
 const recordingResponses: Array<{ what: string; status: number; text: string }> = [];
 const thrown: string[] = [];
@@ -203,7 +237,10 @@ beforeAll(async () => {
   });
 
   demo = await startDemoServer({ resourcesDir: join(ROOT, 'resources'), apiKey: KEY });
-  hostile = await startHostileServer(demo);
+  storage = await startStorageServer(
+    readFileSync(join(ROOT, 'resources', 'demo', 'recordings', `${demo.interactions[0]!.sid}.ogg`)),
+  );
+  hostile = await startHostileServer(demo, storage.origin);
 
   // Careless request logging, as a future change might add: every request with its headers.
   const loggingFetch: typeof fetch = async (input, init) => {
@@ -299,6 +336,10 @@ beforeAll(async () => {
     .workspace!.id;
   value(await call('getInteraction', sid));
   await playRecording('proxied recording', sid);
+  // ... then redirects recordings to signed storage on another origin (followed without the key) ...
+  hostile.mode = 'redirect';
+  await playRecording('recording redirected to storage', sid);
+  await call('getPeaks', sid);
   // ... then rejects the key and echoes the Authorization header back.
   hostile.mode = 'echo401';
   expect((await call('listPhones')).ok).toBe(false);
@@ -341,6 +382,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await hostile.close();
+  await storage.close();
   await demo.close();
   rmSync(userData, { recursive: true, force: true });
 });
@@ -383,6 +425,15 @@ describe('a known API key and SIP password sent through every path', () => {
       if (!SHOWS_SIP_PASSWORD.has(method)) expect(json, method).not.toContain(SIP_PASSWORD);
     }
     for (const message of thrown) expect(message).not.toContain(KEY);
+  });
+
+  it('never reaches the storage origin a recording redirects to (not in any header it received)', () => {
+    expect(recordingResponses.find((r) => r.what === 'recording redirected to storage')?.status).toBe(200);
+    expect(storage.rawHeaders.length).toBeGreaterThan(0);
+    for (const request of storage.rawHeaders) {
+      expect(request).not.toContain(KEY);
+      expect(request.toLowerCase()).not.toContain('authorization');
+    }
   });
 
   it('is in no response of the recording protocol, whatever the recording server answers', () => {
