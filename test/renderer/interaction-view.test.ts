@@ -388,6 +388,39 @@ describe('Interaction view: with a recording', () => {
     await vi.waitFor(() => expect(within(recording).getByRole('button', { name: 'Play' })).toBeEnabled());
   });
 
+  it("shows main's words for a dead link in place of the player, with a Retry of both, while the transcript works", async () => {
+    const gone = {
+      kind: 'gone' as const,
+      message: 'The recording link no longer exists or has expired (HTTP 404). Reload the interaction.',
+    };
+    const { fake, user, recording } = await openCall({
+      getPeaks: fail({ kind: 'not_found', message: gone.message, status: 404 }),
+      getRecordingProblem: ok(gone),
+    });
+    failMedia(mediaElement());
+
+    const alert = await within(recording).findByRole('alert');
+    await vi.waitFor(() => expect(alert).toHaveTextContent(gone.message));
+    expect(alert).not.toHaveTextContent('could not be loaded or played');
+    expect(fake.calls.getRecordingProblem).toEqual([[SID]]);
+    // The waveform box is replaced: no slider, no "Drawing waveform…", no second retry.
+    expect(within(recording).queryByRole('slider')).not.toBeInTheDocument();
+    expect(within(recording).queryByRole('button', { name: 'Retry waveform' })).not.toBeInTheDocument();
+
+    // The transcript stays fully usable: its entries are there and can be read and clicked.
+    const transcript = screen.getByRole('region', { name: /Transcript/ });
+    const entry = within(transcript).getByRole('button', { name: /Hi, I would like to cancel\./ });
+    await user.click(entry);
+    expect(within(transcript).getAllByRole('button').length).toBeGreaterThan(1);
+
+    // Retry reloads the recording and asks for the peaks again.
+    fake.reply('getPeaks', ok(monoPeaks()));
+    await user.click(within(alert).getByRole('button', { name: 'Retry' }));
+    expect(media.load).toHaveBeenCalledTimes(1);
+    await vi.waitFor(() => expect(fake.calls.getPeaks).toHaveLength(2));
+    expect(within(recording).queryByRole('alert')).not.toBeInTheDocument();
+  });
+
   it('plays from a clicked transcript entry and the highlight follows the audio', async () => {
     const { user, recording } = await openCall({ getPeaks: deferred<RecordingPeaks>() });
     const audio = mediaElement();

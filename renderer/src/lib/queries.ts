@@ -6,7 +6,7 @@
  * nothing else calls `api()`.
  */
 import type { QueryClient } from '@tanstack/svelte-query';
-import type { ConnectInput, Preferences, WorkspaceInfo } from '$shared/contract';
+import type { ConnectInput, Preferences, RecordingProblem, WorkspaceInfo } from '$shared/contract';
 import type { Phone, PhoneUpdate, SipTrunk, SipTrunkCreate, Webhook } from '$shared/domain';
 import { api } from './api';
 
@@ -36,6 +36,14 @@ function itemQuery<T>(queryKey: readonly unknown[], id: string | null, fetch: (i
 /** The session query (current workspace and demo SIDs). */
 export function sessionQuery() {
   return { queryKey: keys.session, queryFn: () => api().getSession(), staleTime: Infinity };
+}
+
+/**
+ * The last problem main met with interaction `sid`'s recording, in words (or null). Asked once by
+ * the player when its media element fails, not cached: every failure asks afresh.
+ */
+export function recordingProblem(sid: string): Promise<RecordingProblem | null> {
+  return api().getRecordingProblem(sid);
 }
 
 /** One interaction (spec 4 endpoint 1); disabled until a SID is chosen. */
