@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoServer, type DemoServer } from '../../electron/main/demo/server';
+import { DEMO_GONE_SID, DEMO_REDIRECTED_SID } from '../../electron/main/demo/signed-storage';
 import type { HandlerTable } from '../../electron/main/handlers';
 import { createMemoryStore, type SecretStore } from '../../electron/main/keychain';
 import { createRecordingHandler } from '../../electron/main/recording-protocol';
@@ -269,6 +270,27 @@ describe('the demo workspace', () => {
       value: { kind: 'gone', message: 'The recording link no longer exists or has expired (HTTP 404).' },
     });
     expect(await call(r, 'getRecordingProblem', IN_PROGRESS_SID)).toEqual({ ok: true, value: null });
+  });
+
+  it('plays a demo call whose recording redirects to signed storage; a dead link gets its words', async () => {
+    const r = await rig();
+    await call(r, 'openDemo');
+    const play = createRecordingHandler({ locate: (sid) => r.session.locateRecording(sid) });
+    const redirected = await valueOf(r, 'getInteraction', DEMO_REDIRECTED_SID);
+    expect(redirected.recording.available).toBe(true);
+    const response = await play(
+      new Request(`vr-recording://local/recording/${DEMO_REDIRECTED_SID}`, { headers: { Range: 'bytes=0-3' } }),
+    );
+    expect(response.status).toBe(206);
+    expect(Buffer.from(await response.arrayBuffer()).toString('latin1')).toBe('OggS');
+
+    await valueOf(r, 'getInteraction', DEMO_GONE_SID);
+    const gone = await play(new Request(`vr-recording://local/recording/${DEMO_GONE_SID}`));
+    expect(gone.status).toBe(404);
+    expect(await gone.text()).toMatch(/no longer exists or has expired/);
+    const problem = await call(r, 'getRecordingProblem', DEMO_GONE_SID);
+    expect(problem).toMatchObject({ ok: true, value: { kind: 'gone' } });
+    expectError(await call(r, 'getPeaks', DEMO_GONE_SID), 'not_found');
   });
 
   it('says why a call in progress cannot be played', async () => {

@@ -16,6 +16,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { isE164 } from '../../shared/validation';
 import { HttpError, readJsonBody, sameKey, sendError, sendJson } from './http';
 import { serveRecording } from './recordings';
+import { addStorageCalls, redirectToStorage, startSignedStorage } from './signed-storage';
 import { createSipTrunk, loadSeed, updatePhone, type DemoSeed, type WireInteraction, type WirePhone } from './seed';
 
 /** A running demo service. */
@@ -50,6 +51,8 @@ interface DemoState {
   seed: DemoSeed;
   recordingsDir: string;
   apiKey: string;
+  /** Origin of the signed recording storage (signed-storage.ts). */
+  storageOrigin: string;
   /** The API's base URL (known once the server listens). */
   baseUrl(): string;
 }
@@ -180,6 +183,9 @@ async function route(req: http.IncomingMessage, res: http.ServerResponse, state:
     case 'recordings':
       if (id === undefined) throw notFound();
       return on({ GET: () => serveRecording(req, res, state.recordingsDir, id) });
+    case 'signed-recordings':
+      if (id === undefined) throw notFound();
+      return on({ GET: () => redirectToStorage(res, state.storageOrigin, id) });
     default:
       throw notFound();
   }
@@ -192,7 +198,8 @@ async function route(req: http.IncomingMessage, res: http.ServerResponse, state:
  * 1 `GET /interactions/{sid}`, 2 `GET /phones`, 3 `GET /phones/{phone}`, 4 `PUT /phones/{phone}`,
  * 5 `POST /sip-trunks`, 6 `GET /sip-trunks`, 7 `GET /sip-trunks/{sid}`, 8 `GET /webhooks`,
  * 9 `GET /webhooks/{sid}`, 10 `DELETE /webhooks/{sid}`; plus `GET|HEAD /recordings/{file}` (Ogg/Opus,
- * byte ranges), which is where interaction `recording_url`s point.
+ * byte ranges), which is where interaction `recording_url`s point, and `GET /signed-recordings/{file}`,
+ * a 302 to signed storage on a second loopback origin (signed-storage.ts).
  *
  * Responses are JSON envelopes `{status: "success", ...}` or `{status: "error", message, errors?}` with
  * 401 (missing or wrong key), 404 (unknown path, sid, number or file), 400 (invalid input, including a
@@ -203,12 +210,17 @@ async function route(req: http.IncomingMessage, res: http.ServerResponse, state:
  */
 export async function startDemoServer(opts: DemoServerOptions): Promise<DemoServer> {
   const seed = structuredClone(loadSeed(opts.resourcesDir));
+  const offered = seed.interactions.map((i) => ({ sid: i.sid, label: seed.interaction_labels[i.sid] ?? i.sid }));
+  addStorageCalls(seed);
   const latencyMs = Math.max(0, opts.latencyMs ?? 0);
   let baseUrl = '';
+  const recordingsDir = path.join(opts.resourcesDir, 'demo', 'recordings');
+  const storage = await startSignedStorage(recordingsDir);
   const state: DemoState = {
     seed,
-    recordingsDir: path.join(opts.resourcesDir, 'demo', 'recordings'),
+    recordingsDir,
     apiKey: opts.apiKey ?? `demo_${randomBytes(12).toString('hex')}`,
+    storageOrigin: storage.origin,
     baseUrl: () => baseUrl,
   };
 
@@ -236,6 +248,9 @@ export async function startDemoServer(opts: DemoServerOptions): Promise<DemoServ
       server.off('error', reject);
       resolve();
     });
+  }).catch(async (error: unknown) => {
+    await storage.close();
+    throw error;
   });
   const { port } = server.address() as AddressInfo;
   baseUrl = `http://127.0.0.1:${port}/v1`;
@@ -243,11 +258,13 @@ export async function startDemoServer(opts: DemoServerOptions): Promise<DemoServ
   return {
     baseUrl,
     apiKey: state.apiKey,
-    interactions: seed.interactions.map((i) => ({ sid: i.sid, label: seed.interaction_labels[i.sid] ?? i.sid })),
-    close: () =>
-      new Promise<void>((resolve, reject) => {
+    interactions: offered,
+    close: async () => {
+      await storage.close();
+      await new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
-      }),
+      });
+    },
   };
 }
