@@ -7,6 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DEMO_GONE_SID, DEMO_REDIRECTED_SID } from '../../electron/main/demo/signed-storage';
 import type { Interaction } from '../../electron/shared/domain';
 import { ensureBuilt } from './build';
 import {
@@ -176,5 +177,39 @@ describe('reviewing a call by SID', () => {
     await alert.waitFor();
     await expect(alert.innerText()).resolves.toMatch(/was not found in (this )?workspace/);
     await expect(alert.getByRole('button', { name: 'Retry' }).isVisible()).resolves.toBe(true);
+  });
+});
+
+describe('recordings as real services serve them', () => {
+  it('a recording that redirects to signed storage on another origin plays, with its waveform', async () => {
+    await showInteraction(h.page, DEMO_REDIRECTED_SID);
+    const recording = h.page.getByRole('region', { name: 'Recording' });
+    await recording.getByRole('button', { name: 'Play' }).click();
+    await waitForWaveform(h.page);
+    await expect(waveformDrawn(h.page)).resolves.toBe(true);
+    await h.page.waitForFunction(() => (document.querySelector('audio')?.currentTime ?? 0) > 1.5, null, {
+      timeout: 20_000,
+    });
+    expect(await recording.getByRole('alert').count()).toBe(0);
+    mkdirSync(ARTIFACTS_DIR, { recursive: true });
+    await h.page.screenshot({ path: join(ARTIFACTS_DIR, 'recording-redirect.png') });
+    await recording.getByRole('button', { name: 'Pause' }).click();
+  });
+
+  it('a dead recording link (404) shows its reason and Retry in place of the player; the transcript works', async () => {
+    // Not showInteraction: it takes any alert for a call that cannot be shown, and here the call is shown.
+    await h.page.getByLabel('Interaction SID').fill(DEMO_GONE_SID);
+    await h.page.getByRole('button', { name: 'Show call' }).click();
+    const recording = h.page.getByRole('region', { name: 'Recording' });
+    const alert = recording.getByRole('alert');
+    await alert.getByText(/no longer exists or has expired/).waitFor({ timeout: 20_000 });
+    await expect(alert.getByRole('button', { name: 'Retry' }).isVisible()).resolves.toBe(true);
+    expect((await transcriptSize(h.page)).drawnRows).toBeGreaterThan(0);
+    const transcript = h.page.getByRole('region', { name: /Transcript/ });
+    await transcript.getByRole('button').first().click();
+    mkdirSync(ARTIFACTS_DIR, { recursive: true });
+    await h.page.screenshot({ path: join(ARTIFACTS_DIR, 'recording-gone.png') });
+    // The browser logs the player's failed load (404): expected here, not a page error.
+    h.pageErrors.splice(0, h.pageErrors.length, ...h.pageErrors.filter((e) => !/status of 404/.test(e)));
   });
 });
