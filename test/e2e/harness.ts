@@ -6,7 +6,8 @@
  * page's loopback origin standing in for the app origin. Recordings are served by the same
  * recording-protocol handler over loopback HTTP, on the page's own origin.
  *
- * Used by the end-to-end tests and by `npm run harness` (harness-cli.ts).
+ * Used by the end-to-end tests and by `npm run harness` (harness-cli.ts, which reads the view
+ * through interaction-check.ts).
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -235,7 +236,8 @@ export async function showInteraction(page: Page, sid: string, timeoutMs = 30_00
   await page.getByLabel('Interaction SID').fill(sid);
   await page.getByRole('button', { name: 'Show call' }).click();
   const ready = page.getByRole('button', { name: 'Play' });
-  const noRecording = page.getByRole('note');
+  // The Recording region's note (no recording); the call details may hold a note of their own.
+  const noRecording = page.getByRole('region', { name: 'Recording' }).getByRole('note');
   const failure = page.getByRole('alert');
   await ready.or(noRecording).or(failure).first().waitFor({ timeout: timeoutMs });
   if (await failure.count()) throw new Error((await failure.first().innerText()).trim());
