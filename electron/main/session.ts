@@ -46,6 +46,7 @@ import {
   createWorkspaceRegistry,
   DEMO_DEFAULT_NAME,
   DEMO_WORKSPACE_ID,
+  savedBaseUrlError,
   type SettingsFile,
   type WorkspaceRegistry,
 } from './workspace-registry';
@@ -179,7 +180,7 @@ async function sessionInfo({ registry, keys, active }: Parts): Promise<SessionIn
   const s = await registry.settings();
   const current = active.workspace();
   const workspaces: WorkspaceInfo[] = s.workspaces.map((w) =>
-    current?.id === w.id ? current : { ...w, isDemo: w.id === DEMO_WORKSPACE_ID },
+    current?.id === w.id ? current : { id: w.id, name: w.name, baseUrl: w.baseUrl, isDemo: w.id === DEMO_WORKSPACE_ID },
   );
   return {
     workspace: current,
@@ -250,6 +251,8 @@ async function renameWorkspace({ registry, active }: Parts, id: string, name: st
 async function changeWorkspaceKey({ registry, keys, active, fetch }: Parts, id: string, apiKey: string): Promise<void> {
   const stored = await registry.find(id);
   if (stored.id === DEMO_WORKSPACE_ID) throw badInput('The demo workspace has no key to change.');
+  // A saved base URL that breaks the rule is never sent anything, not even a new key to try.
+  if (stored.baseUrlProblem !== undefined) throw savedBaseUrlError(stored);
   const newKey = checkKey(apiKey);
   // Tried before it is stored: a key the server refuses never replaces one that works.
   const client = createApiClient({ baseUrl: stored.baseUrl, apiKey: newKey, timeoutMs: registry.timeoutMs(), fetch });
@@ -285,7 +288,7 @@ async function testWorkspace({ registry, active, fetch }: Parts, id: string): Pr
     target = await active.resolve(stored);
   } catch (err) {
     if (!(err instanceof ApiError) || stored.id === DEMO_WORKSPACE_ID) throw err;
-    return { ok: false, problem: 'keychain', message: err.message };
+    return { ok: false, problem: stored.baseUrlProblem === undefined ? 'keychain' : 'bad_url', message: err.message };
   }
   const { workspace, apiKey } = target;
   return testConnection({ baseUrl: workspace.baseUrl, apiKey, timeoutMs: registry.timeoutMs(), fetch });

@@ -81,9 +81,10 @@ export interface ConnectionTestResult {
    * What went wrong, when `ok` is false: `key_rejected` (401/403), `not_v1` (the URL answered but
    * is not a v1 API: 404, HTML, or a body that is not the list of phones), `unreachable` (DNS,
    * refused, reset), `tls` (certificate or TLS handshake failure), `timeout`, `server` (5xx),
-   * `keychain` (the workspace's key could not be read).
+   * `keychain` (the workspace's key could not be read), `bad_url` (the saved base URL breaks the
+   * base URL rule, so nothing is sent there).
    */
-  problem?: 'key_rejected' | 'not_v1' | 'unreachable' | 'tls' | 'timeout' | 'server' | 'keychain';
+  problem?: 'key_rejected' | 'not_v1' | 'unreachable' | 'tls' | 'timeout' | 'server' | 'keychain' | 'bad_url';
   /** A sentence saying what was found and what to do. */
   message: string;
   /** Round-trip time of the test request, in milliseconds (when a response came back). */

@@ -43,5 +43,8 @@ function isBuildFresh(): boolean {
 /** Runs `electron-vite build` into OUT_DIR unless {@link isBuildFresh}. */
 export function ensureBuilt(): void {
   if (isBuildFresh()) return;
-  execSync(`npx electron-vite build --outDir ${JSON.stringify(OUT_DIR)}`, { cwd: ROOT, stdio: 'inherit' });
+  execSync(`npx electron-vite build --outDir ${JSON.stringify(OUT_DIR)}`, {
+    cwd: ROOT,
+    stdio: ['ignore', process.stderr, process.stderr],
+  });
 }

@@ -112,13 +112,21 @@ describe('a session over a settings file with a bad saved base URL', () => {
     }
   });
 
-  it('refuses to switch to it or test it, without sending anything, and lets the user remove it', async () => {
+  it('refuses to switch to it, test it or try a new key on it, without sending anything, and lets the user remove it', async () => {
     const rig = await sessionOver(settingsWith([{ name: 'Clear', baseUrl: 'http://api.example.com/v1' }], null));
     try {
       await expect(rig.session.switchWorkspace('clear')).rejects.toMatchObject({ kind: 'bad_input' });
       const test = await rig.session.testWorkspace('clear');
-      expect(test.ok).toBe(false);
+      expect(test).toMatchObject({ ok: false, problem: 'bad_url' });
+      expect(test.message).toContain('"http://api.example.com/v1"');
+      await expect(rig.session.changeWorkspaceKey('clear', 'vr_live_a_new_key_0123456789')).rejects.toMatchObject({
+        kind: 'bad_input',
+      });
       expect(rig.requests).toEqual([]);
+      // What the renderer is told about the workspace is the contract's shape, nothing more.
+      expect((await rig.session.info()).workspaces).toEqual([
+        { id: 'clear', name: 'Clear', baseUrl: 'http://api.example.com/v1', isDemo: false },
+      ]);
       await rig.session.removeWorkspace('clear');
       expect((await rig.session.info()).workspaces).toEqual([]);
     } finally {

@@ -30,6 +30,7 @@ const TEST_PROBLEM_LABEL: Record<NonNullable<ConnectionTestResult['problem']>, s
   timeout: 'No answer in time',
   server: 'Server error',
   keychain: 'Key could not be read',
+  bad_url: 'Saved address refused',
 };
 
 /**
