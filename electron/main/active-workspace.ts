@@ -38,6 +38,8 @@ interface ActiveWorkspaceDeps {
   fetch?: typeof fetch | undefined;
   /** Resolves names for recording downloads (tests map names to refused addresses); default DNS. */
   recordingResolver?: Resolver | undefined;
+  /** Told when the recordings seen are forgotten (the run's recording cache deletes its files). */
+  onRecordingsForgotten?: (() => void) | undefined;
 }
 
 /** See {@link createActiveWorkspace}. */
@@ -190,6 +192,7 @@ class ActiveWorkspaceState implements ActiveWorkspace {
   private forgetRecordings(): void {
     this.recordingUrls.clear();
     this.problems.clear();
+    this.deps.onRecordingsForgotten?.();
   }
 
   rebuildClient(): void {

@@ -1,9 +1,9 @@
 /**
  * The one place main is built: settings, key storage (with log redaction), session, handler
- * table behind the IPC sender guard, recording protocol, peaks service and the playback gate
- * between them. `index.ts` wires the result to Electron; the end-to-end harness, the benchmark
+ * table behind the IPC sender guard, recording protocol and peaks service, and the run's recording
+ * cache they share (one download per recording). `index.ts` wires the result to Electron; the end-to-end harness, the benchmark
  * and the test rigs call the same function with their own seams (secret store, fetch, decoder,
- * cache folder, gate timing), so what they exercise is what ships. Plain Node: no Electron import.
+ * cache folders), so what they exercise is what ships. Plain Node: no Electron import.
  */
 import { join } from 'node:path';
 import { API_METHODS, channelOf, type ApiMethod, type IpcResult } from '../shared/contract';
@@ -14,8 +14,8 @@ import { createHandlers, type HandlerTable } from './handlers';
 import type { SecretStore } from './keychain';
 import { registerIpcSecrets, registerSecret, registeringSecrets, type MainLog } from './log';
 import { createPeaksService, type PeaksService } from './peaks/service';
-import { createPlaybackGate, type PlaybackGate } from './peaks/playback-gate';
 import { createWorkerDecoder, type PeaksDecoder } from './peaks/worker-decoder';
+import { createRecordingCache, type RecordingCache } from './recording-cache';
 import { createRecordingHandler } from './recording-protocol';
 import type { KeyStorage } from './secret-storage';
 import { createIpcGuard } from './security';
@@ -67,11 +67,8 @@ export interface MainStackOptions {
   peaksDecoder?: PeaksDecoder | { workerPath: string };
   /** Folder of the peaks disk cache; null for none. Default `<userDataDir>/peaks-cache`. */
   peaksCacheDir?: string | null;
-  /**
-   * How long a peaks download waits for the player (milliseconds): at most `maxWaitMs`, or
-   * `graceMs` after the recording started streaming. Default 1 000 and 250 (see playback-gate.ts).
-   */
-  playbackGate?: { maxWaitMs: number; graceMs: number };
+  /** Folder holding the run's private recordings folder; default `<tmp>/voice-review-recordings-<uid>`. */
+  recordingCacheRoot?: string;
 }
 
 /** Everything main runs, built by {@link createMainStack}. */
@@ -88,9 +85,9 @@ export interface MainStack {
   /** The `vr-recording:` protocol handler (Range forwarded, redirects and destinations checked, key only to the workspace's origin). */
   recording: (request: Request) => Promise<Response>;
   peaks: PeaksService;
-  /** Holds peaks downloads back until the player's recording is streaming. */
-  playbackGate: PlaybackGate;
-  /** Stops the session (and the demo service it may have started). */
+  /** The run's recordings: one download per recording, read by the player and the peaks decoder. */
+  recordings: RecordingCache;
+  /** Stops the session (and the demo service it may have started) and deletes the run's recordings. */
   close(): Promise<void>;
 }
 
@@ -98,6 +95,9 @@ export interface MainStack {
 export function createMainStack(options: MainStackOptions): MainStack {
   const { log, appOrigin } = options;
   const startDemo = options.startDemo ?? (() => startDemoServer({ resourcesDir: options.resourcesDir }));
+  const recordings = createRecordingCache(
+    options.recordingCacheRoot === undefined ? {} : { root: options.recordingCacheRoot },
+  );
   const session = createSession({
     settings: createSettingsStore(options.userDataDir),
     secrets: registeringSecrets(options.secrets),
@@ -108,15 +108,15 @@ export function createMainStack(options: MainStackOptions): MainStack {
     },
     fetch: options.fetch,
     recordingResolver: options.recordingResolver,
+    onRecordingsForgotten: () => void recordings.clear(),
   });
   const locate = (sid: string) => session.locateRecording(sid);
-  const playbackGate = createPlaybackGate(options.playbackGate?.maxWaitMs, options.playbackGate?.graceMs);
   const decoder = options.peaksDecoder;
   const peaks = createPeaksService({
     locate,
     cacheDir: options.peaksCacheDir === undefined ? join(options.userDataDir, 'peaks-cache') : options.peaksCacheDir,
     decode: decoder === undefined || typeof decoder === 'function' ? decoder : createWorkerDecoder(decoder.workerPath),
-    beforeDownload: (sid) => playbackGate.wait(sid),
+    recordings,
   });
   const handlers = createHandlers({
     session,
@@ -127,18 +127,18 @@ export function createMainStack(options: MainStackOptions): MainStack {
       options.onUnexpected?.(method, err);
     },
   });
-  const recording = withAppCors(
-    createRecordingHandler({ locate, onStreaming: (sid) => playbackGate.opened(sid) }),
-    appOrigin,
-  );
+  const recording = withAppCors(createRecordingHandler({ locate, recordings }), appOrigin);
   return {
     session,
     handlers,
     invoke: createIpcGuard({ handlers, devServerUrl: appOrigin, log, beforeCall: registerIpcSecrets }),
     recording,
     peaks,
-    playbackGate,
-    close: () => session.close(),
+    recordings,
+    close: async () => {
+      await session.close();
+      await recordings.close();
+    },
   };
 }
 

@@ -2,7 +2,9 @@
  * The recording protocol: the renderer plays `vr-recording://local/recording/<sid>` and main
  * fetches the interaction's `recording_url` (spec 2) on its behalf through the API client's
  * recording fetcher (api/recording-fetcher.ts: redirects, destination rules, the key only to the
- * workspace's origin), so the API key never reaches the renderer. Written as a plain
+ * workspace's origin), so the API key never reaches the renderer. The bytes come from the run's
+ * recording cache (recording-cache.ts: one download per recording, shared with the peaks service).
+ * Written as a plain
  * `(Request) => Promise<Response>` so Electron's `protocol.handle` and the end-to-end harness's
  * loopback HTTP server run the very same code.
  *
@@ -15,6 +17,8 @@ import { isSid } from '../shared/sid';
 import type { ApiClient } from './api/client';
 import type { RecordingFetcher } from './api/recording-fetcher';
 import { problemOf, RecordingError } from './api/recording-errors';
+import type { CachedDownload, RecordingHead } from './cached-download';
+import { createRecordingCache, type PlayableLocation, type RecordingCache } from './recording-cache';
 
 /** Scheme registered as privileged (standard, secure, stream, fetch) by main. */
 export const RECORDING_SCHEME = 'vr-recording';
@@ -53,8 +57,8 @@ export function recordingLocation(
 export interface RecordingHandlerOptions {
   /** Looks up an interaction's recording; null when the SID is unknown. May throw an ApiError. */
   locate(sid: string): Promise<RecordingLocation | null>;
-  /** Called when a GET of interaction `sid`'s recording starts streaming (e.g. a PlaybackGate's `opened`). */
-  onStreaming?: (sid: string) => void;
+  /** The run's recording cache, shared with the peaks service (default: a cache of its own). */
+  recordings?: RecordingCache;
 }
 
 /**
@@ -78,14 +82,18 @@ export function recordingUrlProblem(recordingUrl: string | null): string | null 
 const FORWARDED_RESPONSE_HEADERS = ['content-length', 'content-range', 'accept-ranges', 'etag', 'last-modified'];
 
 /**
- * Creates the handler. Responses: the recording streamed through (200, or 206 for a forwarded
- * `Range`) with the content type the fetcher chose (recording-fetcher.ts `playableContentType`) and `X-Content-Type-Options:
- * nosniff`; 400 for a malformed path, 404 for an unknown SID or an unplayable URL (body says why),
- * 405 for methods other than GET/HEAD; for an upstream failure the upstream's 4xx status (404,
- * 403, ...), 504 for a timeout, 502 otherwise, with the problem's words as the body (never the
- * upstream's body). Never buffers the recording.
+ * Creates the handler. Responses: the recording (200, or 206 for a `Range`) with the content type
+ * the fetcher chose (recording-fetcher.ts `playableContentType`) and `X-Content-Type-Options:
+ * nosniff`, served from the run's recording cache (one upstream GET per recording; bytes still on
+ * their way are waited for), except a Range starting far ahead of the running download, which is
+ * forwarded upstream (recording-cache's `withinReach`); 416 for a range past the end; 400 for a
+ * malformed path, 404 for an unknown SID or an unplayable URL (body says why), 405 for methods
+ * other than GET/HEAD; for an upstream failure the upstream's 4xx status (404, 403, ...), 504 for
+ * a timeout, 502 otherwise, with the problem's words as the body (never the upstream's body).
+ * Never buffers the recording in memory.
  */
 export function createRecordingHandler(options: RecordingHandlerOptions): (request: Request) => Promise<Response> {
+  const recordings = options.recordings ?? createRecordingCache();
   return async (request) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return text(405, 'Only GET and HEAD are supported.');
     const match = /^\/recording\/([^/]+)$/.exec(new URL(request.url).pathname);
@@ -104,37 +112,90 @@ export function createRecordingHandler(options: RecordingHandlerOptions): (reque
       location.report({ kind: 'no_recording', message: problem ?? 'This interaction has no recording.' });
       return text(404, problem ?? 'No recording.');
     }
-    const report = location.report;
+    const playable = { ...location, recordingUrl: location.recordingUrl };
     try {
-      const answer = await location.fetcher(location.recordingUrl).fetch(request.method, {
-        range: request.headers.get('range'),
-        signal: request.signal,
-        onBodyError: (err) => {
-          report(problemOf(err));
-        },
-      });
-      report(null);
-      const out = new Headers({
-        'Cache-Control': 'no-store',
-        'Content-Type': answer.contentType,
-        'X-Content-Type-Options': 'nosniff',
-      });
-      for (const name of FORWARDED_RESPONSE_HEADERS) {
-        const value = answer.headers.get(name);
-        if (value !== null) out.set(name, value);
-      }
-      if (request.method === 'GET') options.onStreaming?.(sid);
-      return new Response(request.method === 'HEAD' ? null : answer.body, { status: answer.status, headers: out });
+      const download = recordings.open(playable);
+      const head = await download.head;
+      const answer = fromCache(download, head, request);
+      return answer ?? (await forward(playable, request));
     } catch (err) {
       if (!(err instanceof RecordingError)) {
         if (request.signal.aborted) return text(499, 'The request was cancelled.');
-        report(problemOf(err));
+        location.report(problemOf(err));
         return text(502, problemOf(err).message);
       }
-      report(problemOf(err));
+      location.report(problemOf(err));
       return text(failureStatus(err), err.message);
     }
   };
+}
+
+/**
+ * The answer from the cache, or null when the request's range starts far ahead of the running
+ * download, or is a bounded range while the size is not known yet (the upstream sent no length):
+ * those go upstream. Without a usable range the whole file is sent (200).
+ */
+function fromCache(download: CachedDownload, head: RecordingHead, request: Request): Response | null {
+  const out = mediaHeaders(head.contentType);
+  for (const name of ['etag', 'last-modified']) {
+    const value = head.headers.get(name);
+    if (value !== null) out.set(name, value);
+  }
+  out.set('Accept-Ranges', 'bytes');
+  const size = download.size();
+  const range = parseRange(request.headers.get('range'), size);
+  const body = (start: number, end: number | null): ReadableStream<Uint8Array> | null =>
+    request.method === 'HEAD' ? null : download.stream(start, end);
+  if (range === null || (size === null && range.start === 0 && range.end === null)) {
+    if (size !== null) out.set('Content-Length', String(size));
+    return new Response(body(0, null), { status: 200, headers: out });
+  }
+  // The upstream did not say the size (no Content-Length) and the download is still running.
+  if (size === null) return null;
+  if (range.start >= size) {
+    out.set('Content-Range', `bytes */${String(size)}`);
+    return new Response(null, { status: 416, headers: out });
+  }
+  if (!download.withinReach(range.start)) return null;
+  const end = Math.min(range.end ?? size - 1, size - 1);
+  out.set('Content-Range', `bytes ${String(range.start)}-${String(end)}/${String(size)}`);
+  out.set('Content-Length', String(end - range.start + 1));
+  return new Response(body(range.start, end), { status: 206, headers: out });
+}
+
+/**
+ * A single byte range of a `Range` header (`bytes=a-b`, `bytes=a-`, or `bytes=-n` when the size
+ * is known), or null when there is none or it is not one of those (the whole file is sent).
+ */
+function parseRange(header: string | null, size: number | null): { start: number; end: number | null } | null {
+  const match = /^\s*bytes=(\d*)-(\d*)\s*$/.exec(header ?? '');
+  if (!match) return null;
+  const [, from = '', to = ''] = match;
+  if (from === '') {
+    if (to === '' || size === null) return null;
+    return { start: Math.max(0, size - Number(to)), end: null };
+  }
+  const start = Number(from);
+  const end = to === '' ? null : Number(to);
+  return end !== null && end < start ? null : { start, end };
+}
+
+/** The request forwarded upstream as it is (its Range), streamed through: a seek far ahead of the download. */
+async function forward(location: PlayableLocation, request: Request): Promise<Response> {
+  const answer = await location.fetcher(location.recordingUrl).fetch(request.method === 'HEAD' ? 'HEAD' : 'GET', {
+    range: request.headers.get('range'),
+    signal: request.signal,
+  });
+  const out = mediaHeaders(answer.contentType);
+  for (const name of FORWARDED_RESPONSE_HEADERS) {
+    const value = answer.headers.get(name);
+    if (value !== null) out.set(name, value);
+  }
+  return new Response(request.method === 'HEAD' ? null : answer.body, { status: answer.status, headers: out });
+}
+
+function mediaHeaders(contentType: string): Headers {
+  return new Headers({ 'Cache-Control': 'no-store', 'Content-Type': contentType, 'X-Content-Type-Options': 'nosniff' });
 }
 
 /** The status the player gets for a failed recording: the upstream's 4xx, 504 for a timeout, else 502. */

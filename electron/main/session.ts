@@ -67,6 +67,8 @@ export interface SessionDeps {
   fetch?: typeof fetch;
   /** Resolves names for recording downloads (tests map names to refused addresses); default DNS. */
   recordingResolver?: Resolver | undefined;
+  /** Told when the recordings seen are forgotten (the workspace was switched, removed or cleared). */
+  onRecordingsForgotten?: (() => void) | undefined;
 }
 
 /**
@@ -130,6 +132,7 @@ export function createSession(deps: SessionDeps): Session {
     startDemo: deps.startDemo,
     fetch: deps.fetch,
     recordingResolver: deps.recordingResolver,
+    onRecordingsForgotten: deps.onRecordingsForgotten,
   });
   const parts: Parts = { registry, keys, active, fetch: deps.fetch };
   let queue: Promise<unknown> = Promise.resolve();

@@ -1,15 +1,13 @@
 /**
  * The peaks disk cache: one entry per recording, keyed so a changed recording is not served
- * stale, with a size cap and least-recently-used eviction; a cached waveform never waits for the
- * playback gate. Real HTTP on 127.0.0.1, a real temporary folder. (The gate's own timing is in
- * playback-gate.test.ts.)
+ * stale (the key comes from the one download's own headers, no HEAD), with a size cap and
+ * least-recently-used eviction. Real HTTP on 127.0.0.1, a real temporary folder.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoServer } from '../../electron/main/demo/server';
-import { createPlaybackGate } from '../../electron/main/peaks/playback-gate';
 import { createPeaksService, type PeaksServiceOptions } from '../../electron/main/peaks/service';
 import { generateAudioFixtures, startRecordingHost, type RecordingHost } from './fixtures/audio-fixtures';
 import { locationAt } from './fixtures/recording-location';
@@ -62,34 +60,7 @@ function dirBytes(dir: string): number {
 }
 
 describe('disk cache of peaks', () => {
-  it('holds a download back until playback started (PlaybackGate), but answers from the cache at once', async () => {
-    const dir = tempDir();
-    host.files.set(`/r/${SID}`, { bytes: stereo });
-    const gate = createPlaybackGate(60_000);
-    const asked: string[] = [];
-    const gated = service(dir, {
-      beforeDownload: (sid) => {
-        asked.push(sid);
-        return gate.wait(sid);
-      },
-    });
-
-    const first = gated.get(SID);
-    await vi.waitFor(() => expect(asked).toEqual([SID]));
-    // The cache was checked (HEAD), but the recording is not downloaded while the player starts.
-    expect(host.count('HEAD', `/r/${SID}`)).toBe(1);
-    expect(host.count('GET', `/r/${SID}`)).toBe(0);
-    gate.opened(SID);
-    expect((await first).fromCache).toBe(false);
-    expect(host.count('GET', `/r/${SID}`)).toBe(1);
-
-    // A cached waveform never waits for the gate.
-    const cached = await gated.get(SID);
-    expect(cached.fromCache).toBe(true);
-    expect(asked).toEqual([SID]);
-  });
-
-  it('answers a second view from the cache with the same peaks, without downloading again', async () => {
+  it('answers a second view from the cache with the same peaks, without decoding again', async () => {
     const dir = tempDir();
     host.files.set(`/r/${SID}`, { bytes: stereo });
     const first = await service(dir).get(SID);
@@ -98,8 +69,10 @@ describe('disk cache of peaks', () => {
     expect(first.fromCache).toBe(false);
     expect(second.fromCache).toBe(true);
     expect({ ...second, fromCache: false }).toEqual(first);
-    expect(host.count('GET', `/r/${SID}`)).toBe(1);
-    expect(host.count('HEAD', `/r/${SID}`)).toBe(2);
+    // One GET per run: the second run's is the view's one download (the player plays it), whose
+    // headers validate the cached peaks; no HEAD.
+    expect(host.count('GET', `/r/${SID}`)).toBe(2);
+    expect(host.count('HEAD', `/r/${SID}`)).toBe(0);
   });
 
   it('recomputes a recording that changed (new ETag) instead of serving the old waveform', async () => {
@@ -132,14 +105,14 @@ describe('disk cache of peaks', () => {
     expect(cacheFiles(dir)).toEqual([]);
   });
 
-  it('falls back to a 1-byte Range request when the server refuses HEAD, and still caches', async () => {
+  it('caches when the server refuses HEAD: the key comes from the download, with no HEAD or probe', async () => {
     const dir = tempDir();
     host.files.set(`/r/${SID}`, { bytes: stereo, headStatus: 405 });
     await service(dir).get(SID);
     const again = await service(dir).get(SID);
     expect(again.fromCache).toBe(true);
-    expect(host.requests.filter((r) => r.range === 'bytes=0-0')).toHaveLength(2);
-    expect(host.requests.filter((r) => r.method === 'GET' && r.range === null)).toHaveLength(1);
+    expect(host.requests.filter((r) => r.method === 'HEAD' || r.range !== null)).toHaveLength(0);
+    expect(host.requests.filter((r) => r.method === 'GET' && r.range === null)).toHaveLength(2);
   });
 
   it('keeps the folder under its size cap, evicting the least recently used recording', async () => {

@@ -171,21 +171,6 @@ describe('serving a recording from the API origin', () => {
     expect(response.body).toBeNull();
   });
 
-  it('tells the peaks gate when a recording starts streaming to the player (GET only, not HEAD or refusals)', async () => {
-    const sid = newSid();
-    const streaming: string[] = [];
-    const { handle } = handlerFor(sid, onDemo(), { onStreaming: (s) => streaming.push(s) });
-    await (await handle(recordingRequest(sid, { method: 'HEAD' }))).body?.cancel();
-    expect(streaming).toEqual([]);
-    const refused = handlerFor(sid, onDemo(`${DENTAL_SID}.ogg`, 'demo_revoked0000'), {
-      onStreaming: (s) => streaming.push(s),
-    });
-    await (await refused.handle(recordingRequest(sid))).text();
-    expect(streaming).toEqual([]);
-    await (await handle(recordingRequest(sid, { headers: { Range: 'bytes=0-99' } }))).arrayBuffer();
-    expect(streaming).toEqual([sid]);
-  });
-
   it("passes the upstream's refusal through when the saved key is no longer valid", async () => {
     const sid = newSid();
     const { handle } = handlerFor(sid, onDemo(`${DENTAL_SID}.ogg`, 'demo_revoked0000'));

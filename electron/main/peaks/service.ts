@@ -4,24 +4,25 @@
  * (decode.ts, reduce.ts), so neither the file nor its PCM is held whole; results are kept in a
  * disk cache (cache.ts).
  *
- * Fetch rules are the recording protocol's, through the same fetcher of the API client
- * (api/recording-fetcher.ts): redirects followed under its rules, the API key only to the
- * workspace's own origin, safe destinations only. A failure is reported as the recording's problem,
- * in the same words the player shows.
+ * The recording is read from the run's recording cache (recording-cache.ts): the same single
+ * download the player streams, read as it arrives, so a first view fetches the file once, with the
+ * fetch rules of the API client's recording fetcher (redirects, safe destinations, the API key only
+ * to the workspace's own origin). A failure is reported as the recording's problem, in the same
+ * words the player shows.
  *
- * Requests per first view: HEAD (for the cache key; skipped when there is no disk cache), then
- * one streaming GET. A cached view: the HEAD only. The cache key includes the full recording URL,
- * so a recording whose URL changes on every fetch of the interaction (a signed URL with an
- * expiry) hits the cache only while the session keeps the same URL; keying on less than the URL
- * could serve one recording's waveform for another.
+ * The disk cache key is the recording URL with the download's validators (ETag, Last-Modified,
+ * Content-Length), so a recording whose URL changes on every fetch of the interaction (a signed URL
+ * with an expiry) hits the cache only while the session keeps the same URL; keying on less than
+ * the URL could serve one recording's waveform for another.
  */
 import type { RecordingPeaks } from '../../shared/contract';
 import { ApiError } from '../../shared/errors';
 import { problemOf, RecordingError } from '../api/recording-errors';
+import { createRecordingCache, type PlayableLocation, type RecordingCache } from '../recording-cache';
 import { recordingUrlProblem, type RecordingLocation } from '../recording-protocol';
-import { cacheKey, createPeaksCache, type PeaksCache, type RecordingValidators } from './cache';
+import { cacheKey, createPeaksCache, type PeaksCache } from './cache';
 import { decodeToPeaks, UNDECODABLE_MESSAGE } from './decode';
-import { download, sameVersion, validatorsOf } from './recording-fetch';
+import { chunksOf, validatorsFrom } from './recording-fetch';
 import type { PeaksDecoder } from './worker-decoder';
 
 /** Computes (or reads from the disk cache) the peaks of an interaction's recording. */
@@ -54,11 +55,8 @@ export interface PeaksServiceOptions {
    * between slices); Electron passes {@link createWorkerDecoder} so decoding runs in a worker.
    */
   decode?: PeaksDecoder;
-  /**
-   * Called before a recording is downloaded for peaks (not for a cache hit); the download starts
-   * when it resolves. Electron passes a {@link PlaybackGate}'s `wait`, so playback starts first.
-   */
-  beforeDownload?: (sid: string) => Promise<void>;
+  /** The run's recording cache, shared with the recording protocol (default: a cache of its own). */
+  recordings?: RecordingCache;
 }
 
 /** Creates the peaks service. */
@@ -66,42 +64,19 @@ export function createPeaksService(options: PeaksServiceOptions): PeaksService {
   const decode: PeaksDecoder = options.decode ?? ((chunks) => decodeToPeaks(chunks));
   const cache: PeaksCache | null =
     options.cacheDir === null ? null : createPeaksCache(options.cacheDir, options.cacheMaxBytes);
-  /** Running computations by workspace base URL + recording URL. */
+  const recordings = options.recordings ?? createRecordingCache();
+  /** Running computations by workspace id + recording URL. */
   const running = new Map<string, Promise<RecordingPeaks>>();
-  /** Cache key each recording URL had when last read or written (the most recent 500 URLs). */
-  const lastKeyByUrl = new Map<string, string>();
-  function rememberKey(recordingUrl: string, key: string): void {
-    lastKeyByUrl.delete(recordingUrl);
-    lastKeyByUrl.set(recordingUrl, key);
-    if (lastKeyByUrl.size > 500) lastKeyByUrl.delete(lastKeyByUrl.keys().next().value as string);
-  }
 
-  async function compute(sid: string, location: RecordingLocation & { recordingUrl: string }): Promise<RecordingPeaks> {
-    const fetcher = location.fetcher(location.recordingUrl);
-    let key: string | null = null;
-    let expected: RecordingValidators | null = null;
-    if (cache) {
-      // The entry this URL had last time is read while the HEAD revalidates it; it is used only if
-      // the HEAD's validators give the same key, so a changed recording is never served.
-      const lastKey = lastKeyByUrl.get(location.recordingUrl);
-      const early = lastKey ? cache.read(lastKey).catch(() => null) : null;
-      expected = await validatorsOf(fetcher);
-      key = cacheKey(location.recordingUrl, expected);
-      const cached =
-        key === null ? null : key === lastKey && early ? await early : await cache.read(key).catch(() => null);
-      if (cached && key) {
-        rememberKey(location.recordingUrl, key);
-        return { ...cached, fromCache: true };
-      }
-    }
-    await options.beforeDownload?.(sid);
-    const { peaks, validators } = await download(fetcher, decode);
+  async function compute(location: PlayableLocation): Promise<RecordingPeaks> {
+    const download = recordings.open(location);
+    const head = await download.head;
+    const key = cache ? cacheKey(location.recordingUrl, validatorsFrom(head.headers)) : null;
+    const cached = cache && key ? await cache.read(key).catch(() => null) : null;
+    if (cached) return { ...cached, fromCache: true };
+    const peaks = await decode(chunksOf(download.stream(0)));
     location.report(null);
-    // Stored only if the file downloaded is the one the key describes (not changed in between).
-    if (cache && key && expected && sameVersion(expected, validators)) {
-      await cache.write(key, peaks).catch(() => undefined);
-      rememberKey(location.recordingUrl, key);
-    }
+    if (cache && key) await cache.write(key, peaks).catch(() => undefined);
     return { ...peaks, fromCache: false };
   }
 
@@ -125,7 +100,7 @@ export function createPeaksService(options: PeaksServiceOptions): PeaksService {
         const runKey = `${location.workspaceId}\n${location.recordingUrl}`;
         let run = running.get(runKey);
         if (!run) {
-          run = compute(sid, playable)
+          run = compute(playable)
             .catch((err: unknown) => {
               playable.report(problemOf(err));
               throw err;
