@@ -86,3 +86,13 @@ const RAW_TYPE_WORDS: Record<string, string> = {
 export function formatUnreadable(rawType: string): string {
   return `Unreadable (${RAW_TYPE_WORDS[rawType] ?? rawType})`;
 }
+
+/**
+ * A count with its noun in English, e.g. `1 entry`, `0 entries`, `3 matches`.
+ * @param count a whole number
+ * @param singular the noun for one
+ * @param plural the noun for any other count; `singular` + `s` when omitted
+ */
+export function formatCount(count: number, singular: string, plural = `${singular}s`): string {
+  return `${String(count)} ${count === 1 ? singular : plural}`;
+}

@@ -1,0 +1,81 @@
+/**
+ * The transcript's search, as reactive state: what was typed, the matches (recomputed only when
+ * the query or the transcript changes; the transcript is folded once, not per keystroke) and
+ * which match the user is on.
+ */
+import type { LogEntry } from '$shared/domain';
+import {
+  buildSearchIndex,
+  findMatches,
+  rangesByEntry,
+  stepMatch,
+  type SearchMatch,
+  type TranscriptSearchIndex,
+} from './transcript-search';
+
+/** Search over one transcript: create it in a component, passing a getter for the current log. */
+export class TranscriptSearchState {
+  /** What the user typed. */
+  query = $state('');
+  /** Position of the current match in {@link matches}; -1 when there is none. */
+  current = $state(-1);
+
+  readonly #log: () => readonly LogEntry[];
+
+  /** The transcript folded for matching, rebuilt only when the log itself changes. */
+  readonly index: TranscriptSearchIndex = $derived.by(() => buildSearchIndex(this.#log()));
+  /** Every match, in log order. */
+  readonly matches: SearchMatch[] = $derived(findMatches(this.index, this.query));
+  /** The matches by log entry, for the rows to highlight. */
+  readonly byEntry: Map<number, Array<[number, number]>> = $derived(rangesByEntry(this.matches));
+
+  /** @param log returns the transcript being shown (read reactively) */
+  constructor(log: () => readonly LogEntry[]) {
+    this.#log = log;
+  }
+
+  /** True once something other than blanks has been typed. */
+  get active(): boolean {
+    return this.query.trim() !== '';
+  }
+
+  /** The match the user is on, if any. */
+  get currentMatch(): SearchMatch | undefined {
+    return this.matches[this.current];
+  }
+
+  /**
+   * Sets the query and goes to its first match.
+   * @returns the first match, if any
+   */
+  setQuery(query: string): SearchMatch | undefined {
+    this.query = query;
+    this.current = this.matches.length > 0 ? 0 : -1;
+    return this.currentMatch;
+  }
+
+  /**
+   * Goes to the next (+1) or previous (-1) match, wrapping around at either end.
+   * @returns the match now current, if any
+   */
+  step(direction: 1 | -1): SearchMatch | undefined {
+    this.current = stepMatch(this.current, this.matches.length, direction);
+    return this.currentMatch;
+  }
+
+  /** Clears the query and the current match. */
+  clear(): void {
+    this.query = '';
+    this.current = -1;
+  }
+
+  /**
+   * Which of entry `entry`'s ranges is the current match, for its row to mark; -1 when the
+   * current match is elsewhere.
+   */
+  currentRangeIn(entry: number): number {
+    const match = this.currentMatch;
+    if (match?.entry !== entry) return -1;
+    return this.byEntry.get(entry)?.findIndex(([start]) => start === match.start) ?? -1;
+  }
+}
