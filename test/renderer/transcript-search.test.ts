@@ -299,6 +299,11 @@ describe('Interaction view: the search shortcut', () => {
     await user.keyboard('{Control>}f{/Control}');
     expect(searchBox()).toHaveFocus();
 
+    // Pressed again in the search itself, it selects the query so typing replaces it.
+    await user.keyboard('refund{Control>}f{/Control}reembolso');
+    expect(searchBox()).toHaveValue('reembolso');
+    expect(within(screen.getByRole('search')).getByRole('status')).toHaveTextContent('1 of 1');
+
     await user.click(sid);
     await user.keyboard('{Control>}f{/Control}');
     expect(sid).toHaveFocus();

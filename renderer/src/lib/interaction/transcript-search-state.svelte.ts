@@ -24,8 +24,8 @@ export class TranscriptSearchState {
 
   /** The transcript folded for matching, rebuilt only when the log itself changes. */
   readonly index: TranscriptSearchIndex = $derived.by(() => buildSearchIndex(this.#log()));
-  /** Every match, in log order. */
-  readonly matches: SearchMatch[] = $derived(findMatches(this.index, this.query));
+  /** Every match, in log order. The index is built on the first query, not when the transcript opens. */
+  readonly matches: SearchMatch[] = $derived(this.query.trim() === '' ? [] : findMatches(this.index, this.query));
   /** The matches by log entry, for the rows to highlight. */
   readonly byEntry: Map<number, Array<[number, number]>> = $derived(rangesByEntry(this.matches));
 
