@@ -28,6 +28,10 @@ export interface Cell {
   steps: Map<string, number[]>;
   /** Voice Review only: worst event-loop delay of this ("main") process during the first view, ms. */
   mainLoopMaxDelayMs: number[];
+  /** Voice Review only: recording bytes the long-call service sent during the first view. */
+  recordingBytes: number[];
+  /** Voice Review only: GET /interactions/<sid> the long-call service got during the first view. */
+  interactionGets: number[];
 }
 
 /** Transcript figures of one run: paint times (ms) and highlight tick times (ms). */
@@ -61,6 +65,8 @@ function emptyCell(): Cell {
     notes: new Set(),
     steps: new Map(),
     mainLoopMaxDelayMs: [],
+    recordingBytes: [],
+    interactionGets: [],
   };
 }
 

@@ -12,7 +12,12 @@ import { createInterface } from 'node:readline';
 import { createMemoryStore } from '../../electron/main/keychain';
 import { createMainStack, registerIpc, type MainStack } from '../../electron/main/main-stack';
 import { recordingPath } from '../../electron/main/recording-protocol';
-import { buildTranscript, type LongCallServerOptions, type WireLogEntry } from '../../test/fixtures/long-call';
+import {
+  buildTranscript,
+  type LongCallServerOptions,
+  type WireLogEntry,
+  type LongCallCounters,
+} from '../../test/fixtures/long-call';
 import { createIpcMainStandIn, type IpcMainStandIn } from '../../test/fixtures/preload-bridge';
 import { startBenchServer } from './server';
 
@@ -44,6 +49,8 @@ export interface BenchLink {
   ipcMain(): IpcMainStandIn;
   /** A new stack (fresh session, empty peaks disk cache) for the next run. */
   freshStack(): Promise<void>;
+  /** The long-call service's running totals: recording bytes sent and GET /interactions/<sid> by SID. */
+  counters(): Promise<LongCallCounters>;
   close(): Promise<void>;
 }
 
@@ -201,6 +208,8 @@ export async function startLink(
       return current.ipcMain;
     },
     freshStack,
+    counters: async () =>
+      (await (await fetch(`${new URL(longCalls.baseUrl).origin}/__counters`)).json()) as LongCallCounters,
     async close() {
       await server.close();
       if (current) await closeRun(current);

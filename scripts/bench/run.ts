@@ -225,6 +225,8 @@ interface Measured {
   /** Voice Review only: the second view in the same app session. */
   waveformCachedMs?: number | null;
   cachedFromDisk?: boolean | null;
+  /** Voice Review only: what the long-call service served during the first view. */
+  served?: { recordingBytes: number; interactionGets: number };
 }
 
 async function measureBare(browser: Browser, origin: string, sid: string): Promise<Measured> {
@@ -291,6 +293,7 @@ async function measureApp(browser: Browser, link: BenchLink, sid: string, marker
   const session = await page.context().newCDPSession(page);
   const pid = await pageRendererPid(browser, page, session);
   const before = await readMemory(pid, session);
+  const servedBefore = await link.counters();
   await page.evaluate(`window.__bench.startApp(${JSON.stringify({ autoPlay: true, marker })})`);
   await waitFor(page, `(${FIRST_AUDIO_DONE}) && (${WAVEFORM_DONE})`, 'first audio and waveform (Voice Review)');
   const state = await readState(page);
@@ -298,6 +301,11 @@ async function measureApp(browser: Browser, link: BenchLink, sid: string, marker
     throw new Error(`${state.error}${errors.length ? `; page errors: ${errors.slice(0, 3).join(' | ')}` : ''}`);
   await waitUntilPageTime(page, Math.max(state.playingAt!, state.waveformAt ?? state.peaksAt ?? 0) + 1000);
   const added = memoryAdded(before, await readMemory(pid, session));
+  const servedAfter = await link.counters();
+  const served = {
+    recordingBytes: servedAfter.recordingBytes - servedBefore.recordingBytes,
+    interactionGets: (servedAfter.interactionGets[sid] ?? 0) - (servedBefore.interactionGets[sid] ?? 0),
+  };
   const firstAudioMs = state.playingAt! - state.t0!;
   const mediaFirstAudioMs = state.mediaAt === null ? null : state.playingAt! - state.mediaAt;
   const waveformMs = state.waveformAt === null ? null : state.waveformAt - state.t0!;
@@ -323,7 +331,17 @@ async function measureApp(browser: Browser, link: BenchLink, sid: string, marker
     if (ink === 0) note = 'waveform canvas found but blank';
   }
   await page.context().close();
-  return { firstAudioMs, mediaFirstAudioMs, waveformMs, waveformCachedMs, cachedFromDisk, ...added, note, steps };
+  return {
+    firstAudioMs,
+    mediaFirstAudioMs,
+    waveformMs,
+    waveformCachedMs,
+    cachedFromDisk,
+    ...added,
+    note,
+    steps,
+    served,
+  };
 }
 
 async function measureTranscripts(browser: Browser, link: BenchLink, into: TranscriptSamples): Promise<void> {
@@ -395,6 +413,10 @@ function record(target: Cell, result: Measured): void {
       target.cachedFromDisk.push(result.cachedFromDisk);
   }
   if (result.note) target.notes.add(result.note);
+  if (result.served) {
+    target.recordingBytes.push(result.served.recordingBytes);
+    target.interactionGets.push(result.served.interactionGets);
+  }
   for (const [name, value] of result.steps ?? []) {
     if (value === null) continue;
     const values = target.steps.get(name) ?? [];
