@@ -49,6 +49,11 @@ export interface BenchLink {
   ipcMain(): IpcMainStandIn;
   /** A new stack (fresh session, empty peaks disk cache) for the next run. */
   freshStack(): Promise<void>;
+  /**
+   * Deletes the current stack's recording cache, so the next view downloads its recording as a
+   * first view does (the bare and wavesurfer paths play through the same recording protocol).
+   */
+  forgetRecordings(): Promise<void>;
   /** The long-call service's running totals: recording bytes sent and GET /interactions/<sid> by SID. */
   counters(): Promise<LongCallCounters>;
   close(): Promise<void>;
@@ -117,7 +122,7 @@ interface Run {
 }
 
 /**
- * A stack as Electron's main builds it (decoding in the built worker, peaks held for playback),
+ * A stack as Electron's main builds it (decoding in the built worker),
  * in a new user-data folder, connected to the long-call service.
  * @throws Error when the service refuses the connection
  */
@@ -208,6 +213,9 @@ export async function startLink(
       return current.ipcMain;
     },
     freshStack,
+    forgetRecordings: async () => {
+      await current?.stack.recordings.clear();
+    },
     counters: async () =>
       (await (await fetch(`${new URL(longCalls.baseUrl).origin}/__counters`)).json()) as LongCallCounters,
     async close() {

@@ -432,6 +432,7 @@ async function measureOne(setup: BenchLink, call: CallName, path: PathName, targ
   loop.enable();
   try {
     const sid = setup.sids[call];
+    await setup.forgetRecordings();
     const result =
       path === 'bare'
         ? await measureBare(browser, setup.origin, sid)
