@@ -1,7 +1,9 @@
 /**
  * One recording's download into a temporary file of the recording cache (recording-cache.ts):
  * one upstream GET through the API client's recording fetcher, the bytes written as they arrive,
- * and any number of readers of any byte range that wait for bytes still on their way.
+ * and any number of readers of any byte range that wait for bytes still on their way. A download
+ * runs to its end even when no one is reading (the waveform and later seeks need the whole file);
+ * it stops only when the cache discards it (evicted, cleared, closed).
  */
 import { open, rm, type FileHandle } from 'node:fs/promises';
 import { problemOf, RecordingError, recordingUnreachable } from './api/recording-errors';
