@@ -3,12 +3,9 @@
  * demo service for the ten endpoints of spec 4, and against a small hostile server written here
  * for every way a server can answer badly.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClient, type ClientOptions } from '../../electron/main/api/client';
@@ -16,6 +13,7 @@ import { MAX_BODY_BYTES } from '../../electron/main/api/http-errors';
 import { startDemoServer, type DemoServer } from '../../electron/main/demo/server';
 import { ApiError } from '../../electron/shared/errors';
 import { textContaining } from './fixtures/matchers';
+import { selfSignedCertificate } from './fixtures/self-signed';
 
 const RESOURCES_DIR = path.resolve(__dirname, '../../resources');
 const DENTAL_SID = 'interaction_a11be33b-a3c4-45fc-8bb4-fa63399cb100';
@@ -747,38 +745,9 @@ describe('TLS failures ("TLS error" reported as such, not as unreachable)', () =
 
   beforeAll(async () => {
     // A self-signed certificate made now, so the failure is Node's real certificate check.
-    const dir = mkdtempSync(path.join(tmpdir(), 'vr-client-tls-'));
-    try {
-      execFileSync(
-        'openssl',
-        [
-          'req',
-          '-x509',
-          '-newkey',
-          'ec',
-          '-pkeyopt',
-          'ec_paramgen_curve:prime256v1',
-          '-nodes',
-          '-keyout',
-          path.join(dir, 'key.pem'),
-          '-out',
-          path.join(dir, 'cert.pem'),
-          '-days',
-          '1',
-          '-subj',
-          '/CN=127.0.0.1',
-          '-addext',
-          'subjectAltName=IP:127.0.0.1',
-        ],
-        { stdio: 'ignore' },
-      );
-      tlsServer = https.createServer(
-        { key: readFileSync(path.join(dir, 'key.pem')), cert: readFileSync(path.join(dir, 'cert.pem')) },
-        (_req, res) => sendJson(res, 200, { status: 'success', phones: [] }),
-      );
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    tlsServer = https.createServer(selfSignedCertificate(), (_req, res) =>
+      sendJson(res, 200, { status: 'success', phones: [] }),
+    );
     tlsServer.on('connection', () => tlsConnections++);
     await new Promise<void>((resolve) => tlsServer.listen(0, '127.0.0.1', resolve));
     tlsOrigin = `https://127.0.0.1:${(tlsServer.address() as AddressInfo).port}`;

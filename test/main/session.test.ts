@@ -5,7 +5,6 @@
  * server with a self-signed certificate made by openssl for this run. Settings are in a temp
  * folder; keys are in an in-memory secret store that records what is written and deleted.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import * as http from 'node:http';
@@ -24,6 +23,7 @@ import { createSessionRig, RESOURCES_DIR } from './fixtures/session-rig';
 import type { ApiMethod, ConnectInput, SecretStorageStatus, SessionInfo } from '../../electron/shared/contract';
 import { ApiError } from '../../electron/shared/errors';
 import { textMatching } from './fixtures/matchers';
+import { selfSignedCertificate } from './fixtures/self-signed';
 
 const PROD_KEY = 'vr_prod_key_5b1e8f0c2d4a6e88aa01';
 const STAGING_KEY = 'vr_staging_key_77c0d9e1f2a3b4c5';
@@ -134,33 +134,7 @@ async function startFakeApi(keys: string[]): Promise<FakeApi> {
 
 /** An https server on 127.0.0.1 with a self-signed certificate generated now by openssl. */
 async function startSelfSignedServer(): Promise<string> {
-  const dir = tempDir('vr-session-tls-');
-  const key = path.join(dir, 'key.pem');
-  const cert = path.join(dir, 'cert.pem');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-      '-days',
-      '1',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-    ],
-    { stdio: 'ignore' },
-  );
-  const server = https.createServer({ key: readFileSync(key), cert: readFileSync(cert) }, (_req, res) => {
+  const server = https.createServer(selfSignedCertificate(), (_req, res) => {
     res.writeHead(200, { 'Content-Type': 'application/json' });
     res.end(phonesBody);
   });
