@@ -115,6 +115,7 @@ const argSchemas = {
   getWebhook: z.tuple([z.string().min(1).max(200)]),
   deleteWebhook: z.tuple([z.string().min(1).max(200)]),
   getPeaks: z.tuple([interactionSid]),
+  getPeaksProgress: z.tuple([interactionSid]),
   getRecordingProblem: z.tuple([interactionSid]),
 } satisfies Record<ApiMethod, z.ZodType>;
 
@@ -180,6 +181,7 @@ function implementations({ session, peaks, recordingSrc }: HandlerOptions): Impl
     getWebhook: (sid) => lookUp(session, `Webhook ${sid}`, 'the SID', (client) => client.getWebhook(sid)),
     deleteWebhook: (sid) => deleteWebhook(session, sid),
     getPeaks: (sid) => peaks.get(sid),
+    getPeaksProgress: (sid) => Promise.resolve(peaks.progress(sid)),
     getRecordingProblem: (sid) => Promise.resolve(session.recordingProblem(sid)),
   };
 }

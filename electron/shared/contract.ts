@@ -109,6 +109,19 @@ export interface RecordingPeaks {
 }
 
 /**
+ * The peaks of a recording while they are computed: `peaks` covers the first `coveredSeconds` of
+ * the recording (its `durationSeconds` is that, and its `length` slices share it), growing while
+ * the download runs; `complete` is true once they are the final peaks {@link VoiceReviewApi.getPeaks}
+ * resolves with.
+ */
+export interface PeaksProgress {
+  peaks: RecordingPeaks;
+  /** Seconds of audio from the start that `peaks` covers. */
+  coveredSeconds: number;
+  complete: boolean;
+}
+
+/**
  * What went wrong with a recording, as kinds a view can tell apart: `gone` (404/410: the link no
  * longer exists or has expired), `refused` (401/403), `redirect_refused` (a loop, too many hops, no
  * usable Location), `unsafe_destination` (an address the destination rules refuse), `timed_out`
@@ -207,6 +220,12 @@ export interface VoiceReviewApi {
   /** Peaks and exact duration of an interaction's recording (decoded in main, cached on disk). */
   getPeaks(sid: string): Promise<RecordingPeaks>;
   /**
+   * The peaks of interaction `sid`'s recording decoded so far while {@link getPeaks} runs (the
+   * waveform fills in left to right during the download), or null before any audio is decoded and
+   * when no computation for it is known.
+   */
+  getPeaksProgress(sid: string): Promise<PeaksProgress | null>;
+  /**
    * The last problem main met fetching interaction `sid`'s recording in the active workspace (for
    * the player or the waveform), or null when the last attempt worked or none was made. The player
    * asks when its media element fails, to show the reason.
@@ -250,6 +269,7 @@ const METHODS = {
   getWebhook: null,
   deleteWebhook: null,
   getPeaks: null,
+  getPeaksProgress: null,
   getRecordingProblem: null,
 } satisfies MethodTable<VoiceReviewApi>;
 

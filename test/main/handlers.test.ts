@@ -259,6 +259,19 @@ describe('the demo workspace', () => {
     expect(await call(r, 'getRecordingProblem', DENTAL_SID)).toEqual({ ok: true, value: null });
   });
 
+  it('gives the peaks decoded so far with the SID checked: null before any, the final ones once done', async () => {
+    const r = await rig();
+    await call(r, 'openDemo');
+    expectError(await call(r, 'getPeaksProgress', 'not-a-sid'), 'bad_input');
+    expect(await call(r, 'getPeaksProgress', DENTAL_SID)).toEqual({ ok: true, value: null });
+    const peaks = await valueOf(r, 'getPeaks', DENTAL_SID);
+    expect(await valueOf(r, 'getPeaksProgress', DENTAL_SID)).toEqual({
+      peaks,
+      coveredSeconds: peaks.durationSeconds,
+      complete: true,
+    });
+  });
+
   it('remembers a recording problem per interaction and gives its words, with the SID checked', async () => {
     const r = await rig();
     await call(r, 'openDemo');

@@ -32,7 +32,17 @@ const SLICE_BYTES = 16 * 1024;
 export interface DecodeOptions {
   /** Called before each slice is decoded; lets the caller give the event loop a turn (default: `setImmediate`). */
   pause?: () => Promise<unknown>;
+  /**
+   * Called with the peaks of the audio decoded so far (`durationSeconds` = the seconds covered),
+   * at most once per {@link progressEveryMs}, the first time as soon as audio is decoded.
+   */
+  onProgress?: (peaks: ComputedPeaks) => void;
+  /** Least wall time between two {@link onProgress} calls, in ms (default 250). */
+  progressEveryMs?: number;
 }
+
+/** Default least time between two progress snapshots, in ms: a few per second at most. */
+const PROGRESS_EVERY_MS = 250;
 
 /**
  * Reads `chunks` (the recording's bytes, in order) to the end and returns its peaks and exact
@@ -47,7 +57,7 @@ export async function decodeToPeaks(
   options: DecodeOptions = {},
 ): Promise<ComputedPeaks> {
   const pause = options.pause ?? (() => yieldToEventLoop());
-  const run = new PeaksRun(pause);
+  const run = new PeaksRun(pause, options.onProgress ?? null, options.progressEveryMs ?? PROGRESS_EVERY_MS);
   try {
     for await (const chunk of chunks) await run.push(chunk);
     return await run.end();
@@ -65,7 +75,14 @@ class PeaksRun {
   /** Recording bytes received so far. */
   private bytesRead = 0;
 
-  constructor(private readonly pause: () => Promise<unknown>) {}
+  /** Wall time of the last progress snapshot (ms); none yet, so the first comes at once. */
+  private lastProgressAt = -Infinity;
+
+  constructor(
+    private readonly pause: () => Promise<unknown>,
+    private readonly onProgress: ((peaks: ComputedPeaks) => void) | null,
+    private readonly progressEveryMs: number,
+  ) {}
 
   async push(chunk: Uint8Array): Promise<void> {
     if (chunk.length === 0) return;
@@ -82,10 +99,24 @@ class PeaksRun {
     if (!decoder) throw undecodable(null);
     this.feed(await guarded(() => decoder.flush()));
     if (!this.accumulator || this.accumulator.samples === 0) throw undecodable(null);
-    const peaks = this.accumulator.finish();
-    if (decoder.channelsIdentical && peaks.channels.length === 2) peaks.channels.length = 1;
-    if (decoder.reportedSampleRate) peaks.sampleRate = decoder.reportedSampleRate;
+    return this.asReported(this.accumulator.finish());
+  }
+
+  /** Applies what the decoder says of the stream: one lane for identical channels, its sample rate. */
+  private asReported(peaks: ComputedPeaks): ComputedPeaks {
+    const decoder = this.decoder;
+    if (decoder?.channelsIdentical && peaks.channels.length === 2) peaks.channels.length = 1;
+    if (decoder?.reportedSampleRate) peaks.sampleRate = decoder.reportedSampleRate;
     return peaks;
+  }
+
+  /** Hands a snapshot to the progress callback when the last one is old enough. */
+  private report(accumulator: PeakAccumulator): void {
+    if (!this.onProgress) return;
+    const now = Date.now();
+    if (now - this.lastProgressAt < this.progressEveryMs) return;
+    this.lastProgressAt = now;
+    this.onProgress(this.asReported(accumulator.snapshot()));
   }
 
   free(): void {
@@ -122,6 +153,7 @@ class PeaksRun {
     }
     checkDuration((this.accumulator.samples + pcm.samplesDecoded) / this.accumulator.sampleRate);
     this.accumulator.add(pcm.channelData, pcm.samplesDecoded);
+    this.report(this.accumulator);
   }
 }
 

@@ -139,8 +139,23 @@ export class PeakAccumulator {
    */
   finish(): ComputedPeaks {
     if (this.filled > 0) this.closeBucket();
-    const fine = this.bucketCount;
     const durationSeconds = this.sampleRate > 0 ? this.totalSamples / this.sampleRate : 0;
+    return this.reduce(this.bucketCount, durationSeconds);
+  }
+
+  /**
+   * The peaks of the complete fine buckets so far, without closing the open one (so {@link add}
+   * goes on as if nothing happened): `durationSeconds` is the audio they cover, at most one fine
+   * bucket (10 ms, more past 2.9 hours) short of {@link samples}. Costs one pass over the fine
+   * buckets; the caller decides how often.
+   */
+  snapshot(): ComputedPeaks {
+    const covered = this.sampleRate > 0 ? (this.bucketCount * this.bucketSamples) / this.sampleRate : 0;
+    return this.reduce(this.bucketCount, covered);
+  }
+
+  /** Downsamples the first `fine` fine buckets to {@link peakCountFor} `durationSeconds` peaks. */
+  private reduce(fine: number, durationSeconds: number): ComputedPeaks {
     const length = peakCountFor(durationSeconds, fine);
     const channels = this.buckets.map((channel) => {
       const min = new Array<number>(length);

@@ -15,7 +15,7 @@
  * with an expiry) hits the cache only while the session keeps the same URL; keying on less than
  * the URL could serve one recording's waveform for another.
  */
-import type { RecordingPeaks } from '../../shared/contract';
+import type { PeaksProgress, RecordingPeaks } from '../../shared/contract';
 import { ApiError } from '../../shared/errors';
 import { problemOf, RecordingError } from '../api/recording-errors';
 import { createRecordingCache, type PlayableLocation, type RecordingCache } from '../recording-cache';
@@ -40,6 +40,27 @@ export interface PeaksService {
    *   anything else; no message contains the API key.
    */
   get(sid: string): Promise<RecordingPeaks>;
+  /**
+   * The peaks decoded so far by the computation {@link get} last started or joined for `sid`
+   * (updated a few times a second while the download runs; `complete` with the final peaks once
+   * it resolved), or null before any audio is decoded, after it failed, or when none is known.
+   * The last few finished computations are remembered.
+   */
+  progress(sid: string): PeaksProgress | null;
+}
+
+/** Finished computations whose final peaks {@link PeaksService.progress} still answers with. */
+const FINISHED_KEPT = 4;
+
+/** One computation: its result and the latest peaks it reported. */
+interface Run {
+  result: Promise<RecordingPeaks>;
+  latest: PeaksProgress | null;
+}
+
+/** The progress of `peaks` covering their whole `durationSeconds`. */
+function progressOf(peaks: RecordingPeaks, complete: boolean): PeaksProgress {
+  return { peaks, coveredSeconds: peaks.durationSeconds, complete };
 }
 
 /** Options of {@link createPeaksService}. */
@@ -61,20 +82,25 @@ export interface PeaksServiceOptions {
 
 /** Creates the peaks service. */
 export function createPeaksService(options: PeaksServiceOptions): PeaksService {
-  const decode: PeaksDecoder = options.decode ?? ((chunks) => decodeToPeaks(chunks));
+  const decode: PeaksDecoder =
+    options.decode ?? ((chunks, onProgress) => decodeToPeaks(chunks, onProgress ? { onProgress } : {}));
   const cache: PeaksCache | null =
     options.cacheDir === null ? null : createPeaksCache(options.cacheDir, options.cacheMaxBytes);
   const recordings = options.recordings ?? createRecordingCache();
   /** Running computations by workspace id + recording URL. */
-  const running = new Map<string, Promise<RecordingPeaks>>();
+  const running = new Map<string, Run>();
+  /** The computation each SID last asked for, running or among the last few finished. */
+  const bySid = new Map<string, Run>();
 
-  async function compute(location: PlayableLocation): Promise<RecordingPeaks> {
+  async function compute(location: PlayableLocation, run: Run): Promise<RecordingPeaks> {
     const download = recordings.open(location);
     const head = await download.head;
     const key = cache ? cacheKey(location.recordingUrl, validatorsFrom(head.headers)) : null;
     const cached = cache && key ? await cache.read(key).catch(() => null) : null;
     if (cached) return { ...cached, fromCache: true };
-    const peaks = await decode(chunksOf(download.stream(0)));
+    const peaks = await decode(chunksOf(download.stream(0)), (partial) => {
+      run.latest = progressOf({ ...partial, fromCache: false }, false);
+    });
     location.report(null);
     if (cache && key) await cache.write(key, peaks).catch(() => undefined);
     return { ...peaks, fromCache: false };
@@ -82,6 +108,7 @@ export function createPeaksService(options: PeaksServiceOptions): PeaksService {
 
   return {
     async get(sid) {
+      bySid.delete(sid);
       try {
         const location = await options.locate(sid).catch((err: unknown) => {
           if (err instanceof ApiError) throw err;
@@ -98,22 +125,47 @@ export function createPeaksService(options: PeaksServiceOptions): PeaksService {
         }
         const playable = { ...location, recordingUrl: location.recordingUrl };
         const runKey = `${location.workspaceId}\n${location.recordingUrl}`;
-        let run = running.get(runKey);
-        if (!run) {
-          run = compute(playable)
-            .catch((err: unknown) => {
-              playable.report(problemOf(err));
-              throw err;
-            })
-            .finally(() => running.delete(runKey));
-          running.set(runKey, run);
-        }
-        return await run;
+        const run = running.get(runKey) ?? start(playable, runKey);
+        remember(sid, run);
+        return await run.result;
       } catch (err) {
         if (err instanceof ApiError) throw err;
         // Anything else is a defect here or in a decoder; it must not reach the renderer raw.
         throw new ApiError({ kind: 'invalid_response', message: UNDECODABLE_MESSAGE });
       }
     },
+    progress: (sid) => bySid.get(sid)?.latest ?? null,
   };
+
+  /** Starts the computation of `location`'s peaks, listed in `running` under `runKey` until it ends. */
+  function start(location: PlayableLocation, runKey: string): Run {
+    const run: Run = { result: Promise.resolve({} as RecordingPeaks), latest: null };
+    run.result = compute(location, run)
+      .then(
+        (peaks) => {
+          run.latest = progressOf(peaks, true);
+          return peaks;
+        },
+        (err: unknown) => {
+          run.latest = null;
+          location.report(problemOf(err));
+          throw err;
+        },
+      )
+      .finally(() => running.delete(runKey));
+    running.set(runKey, run);
+    return run;
+  }
+
+  /** Notes that `sid` asked for `run`, forgetting the oldest finished computations past the few kept. */
+  function remember(sid: string, run: Run): void {
+    bySid.delete(sid);
+    bySid.set(sid, run);
+    const finished = [...bySid].filter(([, other]) => !isRunning(other));
+    for (const [oldSid] of finished.slice(0, Math.max(0, finished.length - FINISHED_KEPT))) bySid.delete(oldSid);
+  }
+
+  function isRunning(run: Run): boolean {
+    return [...running.values()].includes(run);
+  }
 }

@@ -8,14 +8,23 @@ import type { ApiErrorData } from '../../shared/errors';
 import { ApiError } from '../../shared/errors';
 import type { ComputedPeaks } from './reduce';
 
-/** A decoder: recording bytes in order → peaks and exact duration (see decodeToPeaks). */
-export type PeaksDecoder = (chunks: AsyncIterable<Uint8Array>) => Promise<ComputedPeaks>;
+/**
+ * A decoder: recording bytes in order → peaks and exact duration (see decodeToPeaks), with
+ * `onProgress` given the peaks of the audio decoded so far a few times a second meanwhile.
+ */
+export type PeaksDecoder = (
+  chunks: AsyncIterable<Uint8Array>,
+  onProgress?: (peaks: ComputedPeaks) => void,
+) => Promise<ComputedPeaks>;
 
 /** Messages main sends to the worker. */
 export type WorkerRequest = { type: 'chunk'; data: Uint8Array } | { type: 'end' };
 /** Messages the worker sends back. */
 export type WorkerResponse =
-  { type: 'ack' } | { type: 'done'; peaks: ComputedPeaks } | { type: 'error'; error: ApiErrorData };
+  | { type: 'ack' }
+  | { type: 'progress'; peaks: ComputedPeaks }
+  | { type: 'done'; peaks: ComputedPeaks }
+  | { type: 'error'; error: ApiErrorData };
 
 /** Options of {@link createWorkerDecoder}. */
 export interface WorkerDecoderOptions {
@@ -54,12 +63,13 @@ export const WORKER_STOPPED_MESSAGE =
  */
 export function createWorkerDecoder(scriptPath: string, options: WorkerDecoderOptions = {}): PeaksDecoder {
   const maxInFlight = options.maxChunksInFlight ?? 8;
-  return async (chunks) => {
+  return async (chunks, onProgress) => {
     const worker = new Worker(scriptPath, { resourceLimits: options.resourceLimits ?? PEAKS_WORKER_LIMITS });
     const flow = createFlowControl(maxInFlight);
     const result = new Promise<ComputedPeaks>((resolve, reject) => {
       worker.on('message', (message: WorkerResponse) => {
         if (message.type === 'ack') flow.acknowledged();
+        else if (message.type === 'progress') onProgress?.(message.peaks);
         else if (message.type === 'done') resolve(message.peaks);
         else reject(new ApiError(message.error));
       });

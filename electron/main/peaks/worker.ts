@@ -6,6 +6,7 @@
  * Protocol with {@link createWorkerDecoder} (worker-decoder.ts), one worker per recording:
  * in: `{ type: 'chunk', data: Uint8Array }`… then `{ type: 'end' }`;
  * out: `{ type: 'ack' }` once per chunk consumed (flow control), then
+ * `{ type: 'progress', peaks: ComputedPeaks }` with the peaks so far a few times a second, then
  * `{ type: 'done', peaks: ComputedPeaks }` or `{ type: 'error', error: ApiErrorData }`.
  */
 import { parentPort, type MessagePort } from 'node:worker_threads';
@@ -49,7 +50,7 @@ function post(message: WorkerResponse): void {
   port.postMessage(message);
 }
 
-decodeToPeaks(chunks()).then(
+decodeToPeaks(chunks(), { onProgress: (peaks) => post({ type: 'progress', peaks }) }).then(
   (peaks) => post({ type: 'done', peaks }),
   (err: unknown) =>
     post({
