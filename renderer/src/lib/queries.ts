@@ -16,6 +16,7 @@ export const keys = {
   workspace: (id: string) => ['workspace', id] as const,
   interaction: (workspaceId: string, sid: string) => ['workspace', workspaceId, 'interaction', sid] as const,
   peaks: (workspaceId: string, sid: string) => ['workspace', workspaceId, 'peaks', sid] as const,
+  peaksProgress: (workspaceId: string, sid: string) => ['workspace', workspaceId, 'peaks-progress', sid] as const,
   phones: (workspaceId: string) => ['workspace', workspaceId, 'phones'] as const,
   phone: (workspaceId: string, number: string) => ['workspace', workspaceId, 'phone', number] as const,
   sipTrunks: (workspaceId: string) => ['workspace', workspaceId, 'sip-trunks'] as const,
@@ -63,6 +64,26 @@ export function peaksQuery(workspaceId: string, sid: string | null, enabled = tr
     queryFn: () => api().getPeaks(sid ?? ''),
     enabled: enabled && sid !== null,
     staleTime: Infinity,
+  };
+}
+
+/** How often the peaks decoded so far are asked for while the peaks are computed, in ms. */
+const PEAKS_PROGRESS_EVERY_MS = 250;
+
+/**
+ * The peaks decoded so far while {@link peaksQuery} is pending (null before any), asked for every
+ * 250 ms so the waveform fills in left to right during the download. Enable it only while the
+ * peaks query is pending; nothing of it is kept once disabled. A failure is not retried (the next
+ * poll asks again).
+ */
+export function peaksProgressQuery(workspaceId: string, sid: string | null, enabled: boolean) {
+  return {
+    queryKey: keys.peaksProgress(workspaceId, sid ?? ''),
+    queryFn: () => api().getPeaksProgress(sid ?? ''),
+    enabled: enabled && sid !== null,
+    refetchInterval: PEAKS_PROGRESS_EVERY_MS,
+    retry: false,
+    gcTime: 0,
   };
 }
 

@@ -2,7 +2,7 @@
  * Turns the peaks main computes (the renderer never decodes a recording) into what wavesurfer.js 8
  * draws, so wavesurfer never fetches or decodes the recording itself.
  */
-import type { RecordingPeaks } from '$shared/contract';
+import type { PeaksProgress, RecordingPeaks } from '$shared/contract';
 
 /** How the waveform box draws a recording: one combined waveform, or one lane per channel. */
 interface WaveformLayout {
@@ -43,3 +43,29 @@ export function waveformLayout(peaks: RecordingPeaks): WaveformLayout {
  * lanes are named by channel rather than by party.
  */
 export const STEREO_LANE_LABELS = ['Channel 1 (left)', 'Channel 2 (right)'] as const;
+
+/** Most peaks per channel a partial waveform is stretched to (a 6-hour call's final count is 86,400). */
+const MAX_STRETCHED_LENGTH = 100_000;
+
+/**
+ * What to draw while the peaks are computed: the peaks of the first `progress.coveredSeconds`,
+ * followed by silence (zeros) up to `fullSeconds`, so the drawn part sits where it belongs on a
+ * waveform as long as the recording and the seek bar stays right. `fullSeconds` is an estimate
+ * (the media element's duration, else the interaction's); when it is unknown (0) or not beyond
+ * the covered part, the partial peaks are drawn as they are. Null when nothing is covered yet, or
+ * when so little is that stretching would need more than {@link MAX_STRETCHED_LENGTH} peaks.
+ */
+export function stretchedPeaks(progress: PeaksProgress, fullSeconds: number): RecordingPeaks | null {
+  const { peaks, coveredSeconds } = progress;
+  if (!(coveredSeconds > 0) || peaks.length === 0) return null;
+  if (!(fullSeconds > coveredSeconds)) return peaks;
+  const length = Math.max(peaks.length, Math.round((peaks.length * fullSeconds) / coveredSeconds));
+  if (length > MAX_STRETCHED_LENGTH) return null;
+  const pad = (values: number[]) => values.concat(new Array<number>(length - values.length).fill(0));
+  return {
+    ...peaks,
+    durationSeconds: fullSeconds,
+    length,
+    channels: peaks.channels.map((c) => ({ min: pad(c.min), max: pad(c.max) })),
+  };
+}

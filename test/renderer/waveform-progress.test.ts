@@ -1,0 +1,115 @@
+/**
+ * The waveform fills in while main computes the peaks: the peaks decoded so far are drawn over a
+ * waveform as long as the recording (silence after the covered part, the seek bar on the full
+ * length), newer ones redraw the same wavesurfer, and the final peaks replace them. wavesurfer.js
+ * is the recording fake of fake-wavesurfer.ts with `setOptions` added (the way the player
+ * redraws).
+ */
+import '@testing-library/svelte/vitest';
+import { render, screen } from '@testing-library/svelte';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { PeaksProgress, RecordingPeaks } from '$shared/contract';
+import WaveformPlayer from '../../renderer/src/lib/interaction/WaveformPlayer.svelte';
+import { stretchedPeaks } from '../../renderer/src/lib/interaction/waveform-peaks';
+import { FakeWaveSurfer, type FakeWaveSurferOptions } from './fake-wavesurfer';
+import { installFakeMedia, loadMetadata, mediaElement } from './fake-media';
+
+/** A fake that also records each redraw. */
+class RedrawingWaveSurfer extends FakeWaveSurfer {
+  readonly redraws: FakeWaveSurferOptions[] = [];
+  setOptions(options: FakeWaveSurferOptions) {
+    this.redraws.push(options);
+  }
+}
+
+const created: RedrawingWaveSurfer[] = [];
+
+vi.mock('wavesurfer.js', () => ({
+  default: {
+    create: (options: FakeWaveSurferOptions) => {
+      const ws = new RedrawingWaveSurfer(options);
+      created.push(ws);
+      return ws;
+    },
+  },
+}));
+
+beforeEach(() => {
+  created.length = 0;
+  installFakeMedia();
+});
+
+const SRC = 'vr-recording://ws-demo/interaction_1b4e28ba-2fa1-11d2-883f-0016d3cca427';
+
+/** Mono peaks of `seconds`, `length` slices all at `level`. */
+function monoPeaks(seconds: number, length: number, level: number): RecordingPeaks {
+  return {
+    durationSeconds: seconds,
+    sampleRate: 8000,
+    length,
+    channels: [{ min: new Array<number>(length).fill(-level), max: new Array<number>(length).fill(level) }],
+    fromCache: false,
+  };
+}
+
+function soFar(seconds: number, length: number): PeaksProgress {
+  return { peaks: monoPeaks(seconds, length, 0.5), coveredSeconds: seconds, complete: false };
+}
+
+describe('stretchedPeaks', () => {
+  it('puts the covered part where it belongs on the full length, silence after it', () => {
+    const stretched = stretchedPeaks(soFar(25, 10), 100);
+    expect(stretched?.durationSeconds).toBe(100);
+    expect(stretched?.length).toBe(40);
+    expect(stretched?.channels[0]?.max.slice(0, 10)).toEqual(new Array<number>(10).fill(0.5));
+    expect(stretched?.channels[0]?.max.slice(10)).toEqual(new Array<number>(30).fill(0));
+  });
+
+  it('draws the partial peaks as they are when the full length is unknown; nothing when nothing is covered', () => {
+    expect(stretchedPeaks(soFar(25, 10), 0)?.durationSeconds).toBe(25);
+    expect(stretchedPeaks({ ...soFar(0, 0), coveredSeconds: 0 }, 100)).toBeNull();
+  });
+});
+
+describe('WaveformPlayer: peaks arriving progressively', () => {
+  it('draws the peaks so far over the whole length, redraws newer ones, then the final peaks', async () => {
+    const { rerender } = render(WaveformPlayer, { props: { src: SRC, peaks: null, peaksProgress: null } });
+    loadMetadata(mediaElement(), 100);
+    expect(screen.getByText('Drawing waveform…')).toBeInTheDocument();
+
+    await rerender({ peaksProgress: soFar(25, 10) });
+    await vi.waitFor(() => expect(created).toHaveLength(1));
+    const ws = created[0]!;
+    expect(ws.options.duration).toBe(100);
+    expect(ws.options.peaks?.[0]?.length).toBe(40);
+    expect(Array.from(ws.options.peaks?.[0] ?? []).slice(8, 12)).toEqual([0.5, 0.5, 0, 0]);
+    await vi.waitFor(() => expect(screen.queryByText('Drawing waveform…')).not.toBeInTheDocument());
+    expect(screen.getByRole('slider', { name: /Playback position/ })).toHaveAttribute('aria-valuetext', '0:00 of 1:40');
+
+    await rerender({ peaksProgress: soFar(50, 20) });
+    await vi.waitFor(() => expect(ws.redraws).toHaveLength(1));
+    expect(Array.from(ws.redraws[0]?.peaks?.[0] ?? []).slice(18, 22)).toEqual([0.5, 0.5, 0, 0]);
+
+    await rerender({ peaks: monoPeaks(99.5, 40, 0.25), peaksProgress: null });
+    await vi.waitFor(() => expect(ws.redraws).toHaveLength(2));
+    expect(ws.redraws[1]?.duration).toBe(99.5);
+    expect(Array.from(ws.redraws[1]?.peaks?.[0] ?? [])).toEqual(new Array<number>(40).fill(0.25));
+    // One wavesurfer throughout: the waveform is never torn down and drawn again.
+    expect(created).toHaveLength(1);
+    expect(ws.destroyed).toBe(false);
+  });
+
+  it('draws no partial peaks once the peaks failed', async () => {
+    render(WaveformPlayer, {
+      props: {
+        src: SRC,
+        peaks: null,
+        peaksProgress: soFar(25, 10),
+        peaksError: { kind: 'invalid_response', message: 'The audio could not be decoded.' },
+      },
+    });
+    loadMetadata(mediaElement(), 100);
+    await Promise.resolve();
+    expect(created).toHaveLength(0);
+  });
+});
