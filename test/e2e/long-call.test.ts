@@ -6,7 +6,8 @@
  * stack through the sender guard (test/e2e/harness.ts), connected to a voice-agent service on
  * loopback that serves a generated 40-minute MP3 (8 kHz mono, 32 kbit/s, about 9.6 MB) and its
  * transcript (test/fixtures/long-call.ts). The recording reaches the page through the project's own
- * recording protocol handler, with Range requests.
+ * recording protocol handler, with Range requests. On a slow link the waveform fills in left to
+ * right while the one download runs (screenshot waveform-half.png).
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -170,5 +171,71 @@ describe('a 40-minute call', () => {
     mkdirSync(ARTIFACTS_DIR, { recursive: true });
     await h.page.screenshot({ path: join(ARTIFACTS_DIR, 'long-call.png') });
     await h.page.getByRole('button', { name: 'Pause' }).click();
+  });
+});
+
+describe('a 40-minute call on a slow link', () => {
+  /** 1.2 MB/s: the 9.6 MB recording takes about 8 s to download. */
+  const SLOW_BYTES_PER_SECOND = 1_200_000;
+  let slow: LongCallServer;
+  let slowSid: string;
+
+  beforeAll(async () => {
+    const file = await generateRecording({ seconds: CALL_SECONDS, format: 'mp3' });
+    slow = await startLongCallServer({
+      recordings: [{ seconds: CALL_SECONDS, file, entries: 50 }],
+      bytesPerSecond: SLOW_BYTES_PER_SECOND,
+    });
+    slowSid = slow.interactions[0]!.sid;
+  });
+
+  afterAll(async () => {
+    await slow.close();
+  });
+
+  it('draws the waveform left to right while the recording downloads', async () => {
+    const connected = await h.handlers.connect([{ name: 'Slow link', baseUrl: slow.baseUrl, apiKey: slow.apiKey }]);
+    if (!connected.ok) throw new Error(`Could not connect to the slow service: ${JSON.stringify(connected.error)}`);
+    await h.page.reload();
+    await h.page.getByLabel('Interaction SID').waitFor();
+    await showInteraction(h.page, slowSid);
+
+    // Wait until main has decoded between a third and two thirds of the call.
+    const deadline = Date.now() + 30_000;
+    let covered = 0;
+    while (covered < CALL_SECONDS / 3) {
+      if (Date.now() > deadline) throw new Error(`Only ${covered} s of peaks after 30 s`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const progress = await h.handlers.getPeaksProgress([slowSid]);
+      if (progress.ok && progress.value && typeof progress.value === 'object') {
+        const value = progress.value as { coveredSeconds: number; complete: boolean };
+        expect(value.complete).toBe(false);
+        covered = value.coveredSeconds;
+      }
+    }
+    expect(covered).toBeLessThan((CALL_SECONDS * 2) / 3);
+    // The page draws what is there (it asks every 250 ms): a waveform, the seek bar on the full length.
+    await h.page.waitForFunction(() => !document.body.innerText.includes('Drawing waveform'), undefined, {
+      timeout: 2_000,
+    });
+    await expect(waveformDrawn(h.page)).resolves.toBe(true);
+    expect(await h.page.getByRole('slider', { name: /Playback position/ }).getAttribute('aria-valuetext')).toMatch(
+      /^0:00 of 40:0\d$/,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    mkdirSync(ARTIFACTS_DIR, { recursive: true });
+    await h.page.screenshot({ path: join(ARTIFACTS_DIR, 'waveform-half.png') });
+    const later = await h.handlers.getPeaksProgress([slowSid]);
+    expect(later.ok && (later.value as { complete: boolean } | null)?.complete).toBe(false);
+
+    // The download ends, and the final peaks replace the partial ones.
+    const finalDeadline = Date.now() + 60_000;
+    for (;;) {
+      const progress = await h.handlers.getPeaksProgress([slowSid]);
+      if (progress.ok && (progress.value as { complete: boolean } | null)?.complete) break;
+      if (Date.now() > finalDeadline) throw new Error('The peaks were not complete 60 s later');
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    await expect(waveformDrawn(h.page)).resolves.toBe(true);
   });
 });

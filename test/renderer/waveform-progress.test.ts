@@ -14,11 +14,26 @@ import { stretchedPeaks } from '../../renderer/src/lib/interaction/waveform-peak
 import { FakeWaveSurfer, type FakeWaveSurferOptions } from './fake-wavesurfer';
 import { installFakeMedia, loadMetadata, mediaElement } from './fake-media';
 
-/** A fake that also records each redraw. */
+/** A fake that also records each redraw: new options, then a render of the data they make. */
 class RedrawingWaveSurfer extends FakeWaveSurfer {
   readonly redraws: FakeWaveSurferOptions[] = [];
+  /** Peaks of each render after creation. */
+  readonly rendered: FakeWaveSurferOptions['peaks'][] = [];
+  private decoded: FakeWaveSurferOptions['peaks'] = this.options.peaks;
   setOptions(options: FakeWaveSurferOptions) {
     this.redraws.push(options);
+    this.decoded = options.peaks;
+  }
+  getDecodedData() {
+    return this.decoded;
+  }
+  getRenderer() {
+    return {
+      render: (data: FakeWaveSurferOptions['peaks']) => {
+        this.rendered.push(data);
+        return Promise.resolve();
+      },
+    };
   }
 }
 
@@ -88,11 +103,13 @@ describe('WaveformPlayer: peaks arriving progressively', () => {
 
     await rerender({ peaksProgress: soFar(50, 20) });
     await vi.waitFor(() => expect(ws.redraws).toHaveLength(1));
+    expect(ws.rendered).toEqual([ws.redraws[0]?.peaks]);
     expect(Array.from(ws.redraws[0]?.peaks?.[0] ?? []).slice(18, 22)).toEqual([0.5, 0.5, 0, 0]);
 
     await rerender({ peaks: monoPeaks(99.5, 40, 0.25), peaksProgress: null });
     await vi.waitFor(() => expect(ws.redraws).toHaveLength(2));
     expect(ws.redraws[1]?.duration).toBe(99.5);
+    expect(ws.rendered).toHaveLength(2);
     expect(Array.from(ws.redraws[1]?.peaks?.[0] ?? [])).toEqual(new Array<number>(40).fill(0.25));
     // One wavesurfer throughout: the waveform is never torn down and drawn again.
     expect(created).toHaveLength(1);
