@@ -69,3 +69,22 @@ export function stretchedPeaks(progress: PeaksProgress, fullSeconds: number): Re
     channels: peaks.channels.map((c) => ({ min: pad(c.min), max: pad(c.max) })),
   };
 }
+
+/** How wavesurfer draws the waveform (bars, colours, the cursor; drag to seek, normalised height). */
+export const WAVEFORM_STYLE = {
+  waveColor: '#a5b4fc',
+  progressColor: '#4f46e5',
+  cursorColor: '#1e1b4b',
+  cursorWidth: 2,
+  barWidth: 2,
+  barGap: 1,
+  barRadius: 2,
+  dragToSeek: true,
+  normalize: true,
+} as const;
+
+/** Colours of the lanes of a stereo recording, left then right (wavesurfer's `splitChannels`). */
+export const STEREO_LANE_STYLES = [
+  { waveColor: '#a5b4fc', progressColor: '#4f46e5' },
+  { waveColor: '#99d5cf', progressColor: '#0f766e' },
+] as const;
