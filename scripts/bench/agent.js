@@ -26,6 +26,7 @@
     peaksFromCache: null,
     peaksError: null,
     waveformAt: null,
+    quarterAt: null,
     error: null,
     marker: null,
     autoPlay: false,
@@ -48,6 +49,7 @@
       'peaksFromCache',
       'peaksError',
       'waveformAt',
+      'quarterAt',
       'error',
       'marker',
       'playClickedAt',
@@ -88,6 +90,14 @@
   };
 
   // ---- IPC timing on the app page ---------------------------------------------------------
+  // The page has the first quarter of the waveform when a getPeaksProgress answer covers a quarter
+  // of the media element's duration (it draws that answer at once), or when getPeaks answers.
+  const coversQuarter = (result) => {
+    const media = document.querySelector('audio');
+    const duration = media ? media.duration : NaN;
+    const covered = result && result.ok && result.value ? result.value.coveredSeconds : 0;
+    return Number.isFinite(duration) && duration > 0 && covered >= duration / 4;
+  };
   const ipc = window.__benchIpc;
   if (ipc && typeof window[ipc.binding] === 'function') {
     const send = window[ipc.binding];
@@ -95,8 +105,12 @@
       if (channel === ipc.getPeaks && B.t0 !== null && B.peaksRequestedAt === null) B.peaksRequestedAt = now();
       return send(channel, args).then((result) => {
         if (channel === ipc.getInteraction && B.t0 !== null && B.responseAt === null) B.responseAt = now();
+        if (channel === ipc.getPeaksProgress && B.t0 !== null && B.quarterAt === null && coversQuarter(result)) {
+          B.quarterAt = now();
+        }
         if (channel === ipc.getPeaks && B.t0 !== null && B.peaksAt === null) {
           B.peaksAt = now();
+          if (B.quarterAt === null && result && result.ok) B.quarterAt = B.peaksAt;
           B.peaksFromCache = result && result.ok ? Boolean(result.value.fromCache) : null;
           B.peaksError =
             result && result.ok ? null : (result && result.error && result.error.message) || 'getPeaks failed';

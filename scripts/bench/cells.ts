@@ -19,6 +19,8 @@ export interface Cell {
   /** From the moment the page has the media element with its src (bare: the same as firstAudioMs). */
   mediaFirstAudioMs: number[];
   waveformMs: number[];
+  /** Voice Review only: until the page had peaks covering the first quarter of the recording. */
+  waveformQuarterMs: number[];
   waveformCachedMs: number[];
   cachedFromDisk: boolean[];
   processBytes: number[];
@@ -58,6 +60,7 @@ function emptyCell(): Cell {
     firstAudioMs: [],
     mediaFirstAudioMs: [],
     waveformMs: [],
+    waveformQuarterMs: [],
     waveformCachedMs: [],
     cachedFromDisk: [],
     processBytes: [],

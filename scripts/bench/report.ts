@@ -232,11 +232,12 @@ function targetTable(out: string[], r: ReportInput): void {
         ratio(first / floor),
         verdict(has(first) ? first / floor <= 1.15 : args.paths.includes('vr') ? false : null),
       ]);
-      // The bench page notes when the whole waveform is drawn; the first quarter is drawn no later.
+      // The page has the first quarter when the peaks decoded so far cover a quarter of the call.
+      const quarter = median(cell(link, '40 min', 'vr').waveformQuarterMs);
       targetRows.push([
-        `40 min, first quarter of the waveform drawn by 0.35x one download (${link}; upper bound: whole)`,
-        ratio(first / floor),
-        verdict(has(first) ? first / floor <= 0.35 : args.paths.includes('vr') ? false : null),
+        `40 min, first quarter of the waveform drawn by 0.35x one download (${link})`,
+        ratio(quarter / floor),
+        verdict(has(quarter) ? quarter / floor <= 0.35 : args.paths.includes('vr') ? false : null),
       ]);
     }
     targetRows.push([

@@ -61,11 +61,12 @@ const PEAKS_WORKER = join(OUT_DIR, 'main', 'peaks-worker.js');
 const AGENT = readFileSync(join(__dirname, 'agent.js'), 'utf8');
 /** BENCH_PRELOAD=metadata|none|auto overrides the app's media preload (a diagnostic; unset in real runs). */
 const PRELOAD_OVERRIDE = process.env.BENCH_PRELOAD ?? '';
-/** What agent.js needs to time the app's IPC: the preload's binding and two channels. */
+/** What agent.js needs to time the app's IPC: the preload's binding and the channels it times. */
 const BENCH_IPC = {
   binding: IPC_BINDING,
   getInteraction: channelOf('getInteraction'),
   getPeaks: channelOf('getPeaks'),
+  getPeaksProgress: channelOf('getPeaksProgress'),
 };
 const APP_AGENT = `window.__benchIpc = ${JSON.stringify(BENCH_IPC)};\nwindow.__benchPreload = ${JSON.stringify(PRELOAD_OVERRIDE)};\n${AGENT}`;
 
@@ -118,6 +119,7 @@ function stepsOf(state: BenchState, prefix: string): Array<[string, number | nul
     [`${prefix}Play enabled and pressed`, at(state.playClickedAt)],
     [`${prefix}playing`, at(state.playingAt)],
     [`${prefix}peaks requested`, at(state.peaksRequestedAt)],
+    [`${prefix}first quarter of the peaks received`, at(state.quarterAt)],
     [`${prefix}peaks received`, at(state.peaksAt)],
     [`${prefix}waveform painted`, at(state.waveformAt)],
   ];
@@ -135,6 +137,8 @@ interface BenchState {
   peaksFromCache: boolean | null;
   peaksError: string | null;
   waveformAt: number | null;
+  /** When the page first had peaks covering a quarter of the recording (progress or final). */
+  quarterAt: number | null;
   playClickedAt: number | null;
   mediaAt: number | null;
   peaksRequestedAt: number | null;
@@ -218,6 +222,8 @@ interface Measured {
   /** First audio counted from the media element's src being set (null where not comparable). */
   mediaFirstAudioMs: number | null;
   waveformMs: number | null;
+  /** Voice Review only: when the page first had peaks covering a quarter of the recording. */
+  waveformQuarterMs?: number | null;
   processBytes: number;
   jsHeapBytes: number;
   note?: string;
@@ -309,6 +315,7 @@ async function measureApp(browser: Browser, link: BenchLink, sid: string, marker
   const firstAudioMs = state.playingAt! - state.t0!;
   const mediaFirstAudioMs = state.mediaAt === null ? null : state.playingAt! - state.mediaAt;
   const waveformMs = state.waveformAt === null ? null : state.waveformAt - state.t0!;
+  const waveformQuarterMs = state.quarterAt === null ? null : state.quarterAt - state.t0!;
   let note = state.peaksError ? `peaks failed: ${state.peaksError}` : undefined;
 
   // Second view in the same app session: reload the page (fresh renderer), same main and peaks cache.
@@ -335,6 +342,7 @@ async function measureApp(browser: Browser, link: BenchLink, sid: string, marker
     firstAudioMs,
     mediaFirstAudioMs,
     waveformMs,
+    waveformQuarterMs,
     waveformCachedMs,
     cachedFromDisk,
     ...added,
@@ -405,6 +413,9 @@ function record(target: Cell, result: Measured): void {
   if (result.firstAudioMs !== null) target.firstAudioMs.push(result.firstAudioMs);
   if (result.mediaFirstAudioMs !== null) target.mediaFirstAudioMs.push(result.mediaFirstAudioMs);
   if (result.waveformMs !== null) target.waveformMs.push(result.waveformMs);
+  if (result.waveformQuarterMs !== undefined && result.waveformQuarterMs !== null) {
+    target.waveformQuarterMs.push(result.waveformQuarterMs);
+  }
   target.processBytes.push(result.processBytes);
   target.jsHeapBytes.push(result.jsHeapBytes);
   if (result.waveformCachedMs !== undefined && result.waveformCachedMs !== null) {
