@@ -327,6 +327,32 @@ describe('Interaction view: with a recording', () => {
     expect(within(recording).getByRole('slider')).toHaveAttribute('aria-valuetext', '0:03 of 0:42');
   });
 
+  it('draws the peaks decoded so far while the peaks are computed, asking every 250 ms until they answer', async () => {
+    const peaks = deferred<RecordingPeaks>();
+    const soFar = { peaks: monoPeaks(21, 4), coveredSeconds: 21, complete: false };
+    const { fake, recording, newWaveSurfers } = await openCall({ getPeaks: peaks, getPeaksProgress: ok(soFar) });
+    loadMetadata(mediaElement(), 42);
+
+    await vi.waitFor(() => expect(newWaveSurfers()).toHaveLength(1));
+    expect(fake.calls.getPeaksProgress[0]).toEqual([SID]);
+    const [ws] = newWaveSurfers();
+    // Half the call decoded: its peaks on the first half of a 42-second waveform, silence after.
+    expect(ws?.options.duration).toBe(42);
+    expect(ws?.options.peaks?.map((p) => Array.from(p))).toEqual([
+      [0, 0.25, 0.5, 0.75, 0, 0, 0, 0],
+      [0, 0.125, 0.25, 0.375, 0, 0, 0, 0],
+    ]);
+    expect(within(recording).queryByText('Drawing waveform…')).not.toBeInTheDocument();
+    await vi.waitFor(() => expect(fake.calls.getPeaksProgress.length).toBeGreaterThanOrEqual(2), { timeout: 2_000 });
+
+    // Once the peaks answer (here: they failed), nothing more is asked and no partial waveform stays.
+    peaks.fail({ kind: 'invalid_response', message: 'The recording could not be decoded.' });
+    await vi.waitFor(() => expect(ws?.destroyed).toBe(true));
+    const asked = fake.calls.getPeaksProgress.length;
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(fake.calls.getPeaksProgress).toHaveLength(asked);
+  });
+
   it('says when the format has no waveform, and still plays', async () => {
     const { user, recording, newWaveSurfers } = await openCall({
       getPeaks: fail({ kind: 'invalid_response', message: 'The recording could not be decoded.' }),
