@@ -103,7 +103,11 @@ describe('the peaks service during a slow download', () => {
 
   beforeAll(async () => {
     // Trickles the file: 16 KiB every 40 ms (about 400 KB/s), so the 640 KB download takes ~1.6 s.
-    server = http.createServer((_req, res) => {
+    server = http.createServer((req, res) => {
+      if (req.url === '/gone.wav') {
+        res.writeHead(404).end();
+        return;
+      }
       res.writeHead(200, { 'Content-Type': 'audio/wav', 'Content-Length': String(wav.length) });
       let at = 0;
       const timer = setInterval(() => {
@@ -148,5 +152,12 @@ describe('the peaks service during a slow download', () => {
       expect(seen[i]!.coveredSeconds).toBeGreaterThanOrEqual(seen[i - 1]!.coveredSeconds);
     expect(service.progress(SID)).toEqual({ peaks, coveredSeconds: peaks.durationSeconds, complete: true });
     expect(peaks.durationSeconds).toBe(SECONDS);
+  });
+
+  it('shows nothing for a computation that failed', async () => {
+    const location = locationAt({ recordingUrl: `${origin}/gone.wav`, baseUrl: `${origin}/v1`, apiKey: 'sk_test_x' });
+    const service = createPeaksService({ locate: () => Promise.resolve(location), cacheDir: null });
+    await expect(service.get(SID)).rejects.toMatchObject({ kind: 'not_found' });
+    expect(service.progress(SID)).toBeNull();
   });
 });

@@ -52,10 +52,15 @@ export interface PeaksService {
 /** Finished computations whose final peaks {@link PeaksService.progress} still answers with. */
 const FINISHED_KEPT = 4;
 
-/** One computation: its result and the latest peaks it reported. */
+/** The latest peaks a computation reported (null before any, and after it failed). */
+interface Progress {
+  latest: PeaksProgress | null;
+}
+
+/** One computation: its result and its progress. */
 interface Run {
   result: Promise<RecordingPeaks>;
-  latest: PeaksProgress | null;
+  progress: Progress;
 }
 
 /** The progress of `peaks` covering their whole `durationSeconds`. */
@@ -92,14 +97,14 @@ export function createPeaksService(options: PeaksServiceOptions): PeaksService {
   /** The computation each SID last asked for, running or among the last few finished. */
   const bySid = new Map<string, Run>();
 
-  async function compute(location: PlayableLocation, run: Run): Promise<RecordingPeaks> {
+  async function compute(location: PlayableLocation, progress: Progress): Promise<RecordingPeaks> {
     const download = recordings.open(location);
     const head = await download.head;
     const key = cache ? cacheKey(location.recordingUrl, validatorsFrom(head.headers)) : null;
     const cached = cache && key ? await cache.read(key).catch(() => null) : null;
     if (cached) return { ...cached, fromCache: true };
     const peaks = await decode(chunksOf(download.stream(0)), (partial) => {
-      run.latest = progressOf({ ...partial, fromCache: false }, false);
+      progress.latest = progressOf({ ...partial, fromCache: false }, false);
     });
     location.report(null);
     if (cache && key) await cache.write(key, peaks).catch(() => undefined);
@@ -134,25 +139,26 @@ export function createPeaksService(options: PeaksServiceOptions): PeaksService {
         throw new ApiError({ kind: 'invalid_response', message: UNDECODABLE_MESSAGE });
       }
     },
-    progress: (sid) => bySid.get(sid)?.latest ?? null,
+    progress: (sid) => bySid.get(sid)?.progress.latest ?? null,
   };
 
   /** Starts the computation of `location`'s peaks, listed in `running` under `runKey` until it ends. */
   function start(location: PlayableLocation, runKey: string): Run {
-    const run: Run = { result: Promise.resolve({} as RecordingPeaks), latest: null };
-    run.result = compute(location, run)
+    const progress: Progress = { latest: null };
+    const result = compute(location, progress)
       .then(
         (peaks) => {
-          run.latest = progressOf(peaks, true);
+          progress.latest = progressOf(peaks, true);
           return peaks;
         },
         (err: unknown) => {
-          run.latest = null;
+          progress.latest = null;
           location.report(problemOf(err));
           throw err;
         },
       )
       .finally(() => running.delete(runKey));
+    const run: Run = { result, progress };
     running.set(runKey, run);
     return run;
   }
