@@ -72,6 +72,22 @@ afterAll(async () => {
   await server.close();
 });
 
+/** What main has of interaction `id`'s peaks so far (getPeaksProgress), or null for nothing yet. */
+async function peaksSoFar(id: string): Promise<{ coveredSeconds: number; complete: boolean } | null> {
+  const progress = await h.handlers.getPeaksProgress([id]);
+  if (!progress.ok) throw new Error(`getPeaksProgress failed: ${JSON.stringify(progress.error)}`);
+  return progress.value as { coveredSeconds: number; complete: boolean } | null;
+}
+
+/** Waits until main has all of interaction `id`'s peaks. @throws Error when not within `timeoutMs`. */
+async function waitForAllPeaks(id: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await peaksSoFar(id))?.complete) {
+    if (Date.now() > deadline) throw new Error(`The peaks were not complete after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /** Shows the long call and starts playing it from the start. */
 async function showAndPlay(): Promise<void> {
   await showInteraction(h.page, sid);
@@ -104,6 +120,7 @@ describe('a 40-minute call', () => {
 
   it('draws the 40-minute waveform from peaks computed in main while the audio plays', async () => {
     await showAndPlay();
+    await waitForAllPeaks(sid, 30_000);
     await waitForWaveform(h.page, 30_000);
     expect(await h.page.getByText(/waveform could not be drawn|No waveform/).count()).toBe(0);
     await expect(waveformDrawn(h.page)).resolves.toBe(true);
@@ -206,12 +223,9 @@ describe('a 40-minute call on a slow link', () => {
     while (covered < CALL_SECONDS / 3) {
       if (Date.now() > deadline) throw new Error(`Only ${covered} s of peaks after 30 s`);
       await new Promise((resolve) => setTimeout(resolve, 100));
-      const progress = await h.handlers.getPeaksProgress([slowSid]);
-      if (progress.ok && progress.value && typeof progress.value === 'object') {
-        const value = progress.value as { coveredSeconds: number; complete: boolean };
-        expect(value.complete).toBe(false);
-        covered = value.coveredSeconds;
-      }
+      const value = await peaksSoFar(slowSid);
+      expect(value?.complete ?? false).toBe(false);
+      covered = value?.coveredSeconds ?? 0;
     }
     expect(covered).toBeLessThan((CALL_SECONDS * 2) / 3);
     // The page draws what is there (it asks every 250 ms): a waveform, the seek bar on the full length.
@@ -225,17 +239,10 @@ describe('a 40-minute call on a slow link', () => {
     await new Promise((resolve) => setTimeout(resolve, 1500));
     mkdirSync(ARTIFACTS_DIR, { recursive: true });
     await h.page.screenshot({ path: join(ARTIFACTS_DIR, 'waveform-half.png') });
-    const later = await h.handlers.getPeaksProgress([slowSid]);
-    expect(later.ok && (later.value as { complete: boolean } | null)?.complete).toBe(false);
+    expect((await peaksSoFar(slowSid))?.complete).toBe(false);
 
     // The download ends, and the final peaks replace the partial ones.
-    const finalDeadline = Date.now() + 60_000;
-    for (;;) {
-      const progress = await h.handlers.getPeaksProgress([slowSid]);
-      if (progress.ok && (progress.value as { complete: boolean } | null)?.complete) break;
-      if (Date.now() > finalDeadline) throw new Error('The peaks were not complete 60 s later');
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    await waitForAllPeaks(slowSid, 60_000);
     await expect(waveformDrawn(h.page)).resolves.toBe(true);
   });
 });
