@@ -16,7 +16,7 @@ import {
   type WorkspaceInfo,
 } from '$shared/contract';
 import type { RawApi } from '$shared/bridge';
-import type { Interaction, Phone } from '$shared/domain';
+import type { Interaction, LogEntry, Phone } from '$shared/domain';
 import type { ApiErrorData } from '$shared/errors';
 import { resetApi } from '../../renderer/src/lib/api';
 
@@ -232,4 +232,9 @@ export function interaction(overrides: Partial<Interaction> & { sid: string }): 
     recording: { available: false, reason: 'This interaction has no recording.' },
     ...overrides,
   };
+}
+
+/** A transcript entry: position `index` in the log, `offsetSeconds` from the start (null: no time). */
+export function logEntry(index: number, role: string, message: string, offsetSeconds: number | null): LogEntry {
+  return { index, role, message, offsetSeconds };
 }

@@ -10,6 +10,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LogEntry } from '$shared/domain';
 import Transcript from '../../renderer/src/lib/interaction/Transcript.svelte';
+import { logEntry as entry } from './fake-api';
 import { installFakeLayout } from './fake-media';
 
 beforeEach(() => {
@@ -18,10 +19,6 @@ beforeEach(() => {
 afterEach(() => {
   vi.restoreAllMocks();
 });
-
-function entry(index: number, role: string, message: string, offsetSeconds: number | null): LogEntry {
-  return { index, role, message, offsetSeconds };
-}
 
 /** A long call: `count` entries, one every 0.48 s..., alternating agent and user. */
 function longLog(count: number, everySeconds = 0.48): LogEntry[] {

@@ -19,7 +19,7 @@ import {
   highlightSegments,
   stepMatch,
 } from '../../renderer/src/lib/interaction/transcript-search';
-import { demoSession, interaction, ok } from './fake-api';
+import { demoSession, interaction, logEntry as entry, ok } from './fake-api';
 import { installFakeLayout } from './fake-media';
 import { renderWorkspace } from './render-app';
 
@@ -31,10 +31,6 @@ beforeEach(() => {
 afterEach(() => {
   vi.restoreAllMocks();
 });
-
-function entry(index: number, role: string, message: string, offsetSeconds: number | null): LogEntry {
-  return { index, role, message, offsetSeconds };
-}
 
 /** What each match covers in the original messages. */
 function matchedTexts(log: LogEntry[], query: string): string[] {
