@@ -38,6 +38,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { TRIM_SPEECH_SILENCE } from '../test/fixtures/sox-effects';
 
 /** espeak-ng writes 22.05 kHz WAV; all timing is computed in samples at this rate. */
 const RENDER_RATE = 22050;
@@ -138,26 +139,7 @@ function renderLine(
   const raw = path.join(dir, `${name}-raw.wav`);
   const file = path.join(dir, `${name}.wav`);
   run('espeak-ng', ['-v', voice, '-s', String(wordsPerMinute), '-w', raw, text]);
-  run('sox', [
-    raw,
-    '-r',
-    String(RENDER_RATE),
-    '-c',
-    '1',
-    '-b',
-    '16',
-    file,
-    'silence',
-    '1',
-    '0.02',
-    '0.5%',
-    'reverse',
-    'silence',
-    '1',
-    '0.02',
-    '0.5%',
-    'reverse',
-  ]);
+  run('sox', [raw, '-r', String(RENDER_RATE), '-c', '1', '-b', '16', file, ...TRIM_SPEECH_SILENCE]);
   const samples = Number(run('soxi', ['-s', file]).trim());
   if (!Number.isInteger(samples) || samples <= 0) throw new Error(`soxi gave no length for ${file}`);
   return { file, samples };
