@@ -10,8 +10,11 @@ import { openDemoMutation, switchWorkspaceMutation } from '../queries';
 import { createSingleFlightMutation, type SingleFlightMutation } from '../single-flight';
 import { showSessionOfAnotherWorkspace } from './session-cache';
 
-/** Name of the flight shared by every change of the active workspace. */
-const ACTIVE_WORKSPACE_FLIGHT = 'active-workspace';
+/**
+ * Name of the flight shared by every write that changes the active workspace: switching, opening
+ * the demo, connecting a new workspace, and replacing a workspace's key.
+ */
+export const ACTIVE_WORKSPACE_FLIGHT = 'active-workspace';
 
 /**
  * Switching to a saved workspace; `submit(id)` takes the workspace id. Call during component
