@@ -150,7 +150,7 @@ export class CachedDownload {
       const answer = await this.location
         .fetcher(this.location.recordingUrl)
         .fetch('GET', { signal: this.abort.signal });
-      this.total = sizeOf(answer.headers);
+      this.total = answer.size;
       settle.resolve({ headers: answer.headers, contentType: answer.contentType });
       this.location.report(null);
       const reader = answer.body?.getReader();
@@ -172,13 +172,6 @@ export class CachedDownload {
       this.wake();
     }
   }
-}
-
-/** The whole file's size from a 206's Content-Range or the Content-Length, or null. */
-function sizeOf(headers: Headers): number | null {
-  const raw = /\/(\d+)\s*$/.exec(headers.get('content-range') ?? '')?.[1] ?? headers.get('content-length');
-  const n = raw === null ? NaN : Number(raw);
-  return Number.isSafeInteger(n) && n >= 0 ? n : null;
 }
 
 /** The error of a reader whose recording left the cache (evicted, workspace switched, quit). */

@@ -119,13 +119,10 @@ export function createRecordingHandler(options: RecordingHandlerOptions): (reque
       const answer = fromCache(download, head, request);
       return answer ?? (await forward(playable, request));
     } catch (err) {
-      if (!(err instanceof RecordingError)) {
-        if (request.signal.aborted) return text(499, 'The request was cancelled.');
-        location.report(problemOf(err));
-        return text(502, problemOf(err).message);
-      }
-      location.report(problemOf(err));
-      return text(failureStatus(err), err.message);
+      if (!(err instanceof RecordingError) && request.signal.aborted) return text(499, 'The request was cancelled.');
+      const found = problemOf(err);
+      location.report(found);
+      return err instanceof RecordingError ? text(failureStatus(err), err.message) : text(502, found.message);
     }
   };
 }

@@ -37,8 +37,6 @@ export interface RecordingFetchOptions {
   range?: string | null;
   /** Aborts the request and its body (the player went away). */
   signal?: AbortSignal;
-  /** Told when the body fails while it is read (a stall, a cut, too many bytes). */
-  onBodyError?: (err: RecordingError) => void;
 }
 
 /** A recording answer that passed every rule: status 200 or 206. */
@@ -48,16 +46,14 @@ export interface RecordingAnswer {
   headers: Headers;
   /** The content type to hand on: the upstream's when audio/video/octet-stream, else octet-stream. */
   contentType: string;
+  /** The whole file's size in bytes, from Content-Range (a 206) or Content-Length; null when not said. */
+  size: number | null;
   /** The body (null for HEAD): each read waits at most the timeout; errors are {@link RecordingError}s. */
   body: ReadableStream<Uint8Array> | null;
-  /** True when the final hop carried the API key (it was on the base URL's origin all the way). */
-  keyAttached: boolean;
 }
 
 /** Fetches one recording URL. */
 export interface RecordingFetcher {
-  /** The recording URL as the server sent it. */
-  readonly url: string;
   /**
    * One request, redirects followed under the rules above.
    * @throws RecordingError with its problem kind; an abort by `options.signal` rethrows the abort
@@ -96,11 +92,10 @@ export function createRecordingTransport(baseUrl: string, timeoutMs: number, res
 /** Creates the fetcher of one recording URL. Does no I/O until `fetch` is called. */
 export function createRecordingFetcher(config: RecordingFetcherConfig): RecordingFetcher {
   return {
-    url: config.url,
     async fetch(method, options = {}) {
       const { response, keyAttached, timer } = await follow(config, method, options);
       try {
-        return accept(response, keyAttached, method, timer, config.timeoutMs, options);
+        return accept(response, keyAttached, method, timer, config.timeoutMs);
       } catch (err) {
         timer.done();
         await response.body?.cancel().catch(() => undefined);
@@ -174,7 +169,6 @@ function accept(
   method: 'GET' | 'HEAD',
   timer: StallTimer,
   timeoutMs: number,
-  options: RecordingFetchOptions,
 ): RecordingAnswer {
   timer.done();
   if (!response.ok) throw recordingStatusError(response.status, keyAttached);
@@ -183,10 +177,9 @@ function accept(
   const upstreamType = response.headers.get('content-type');
   const contentType = playableContentType(upstreamType);
   if (contentType === null) throw notAudio(upstreamType ?? '');
-  const body =
-    method === 'HEAD' || !response.body ? null : guardedBody(response.body, timer, timeoutMs, options.onBodyError);
+  const body = method === 'HEAD' || !response.body ? null : guardedBody(response.body, timer, timeoutMs);
   if (method === 'HEAD') void response.body?.cancel().catch(() => undefined);
-  return { status: response.status, headers: response.headers, contentType, body, keyAttached };
+  return { status: response.status, headers: response.headers, contentType, size, body };
 }
 
 /** The whole file's size from Content-Range (a 206) or Content-Length, or null when not said. */
@@ -194,7 +187,7 @@ function declaredSize(response: Response): number | null {
   const range = /\/(\d+)\s*$/.exec(response.headers.get('content-range') ?? '')?.[1];
   const length = range ?? response.headers.get('content-length');
   const n = length ? Number(length) : NaN;
-  return Number.isFinite(n) ? n : null;
+  return Number.isSafeInteger(n) && n >= 0 ? n : null;
 }
 
 /**
@@ -234,7 +227,6 @@ function guardedBody(
   body: ReadableStream<Uint8Array>,
   timer: StallTimer,
   timeoutMs: number,
-  onError?: (err: RecordingError) => void,
 ): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   let total = 0;
@@ -256,7 +248,6 @@ function guardedBody(
         const error =
           err instanceof RecordingError ? err : timer.timedOut ? recordingTimedOut(timeoutMs) : recordingUnreachable();
         await reader.cancel().catch(() => undefined);
-        onError?.(error);
         controller.error(error);
       }
     },
