@@ -25,7 +25,7 @@ export class TranscriptSearchState {
   /** The transcript folded for matching, rebuilt only when the log itself changes. */
   readonly index: TranscriptSearchIndex = $derived.by(() => buildSearchIndex(this.#log()));
   /** Every match, in log order. The index is built on the first query, not when the transcript opens. */
-  readonly matches: SearchMatch[] = $derived(this.query.trim() === '' ? [] : findMatches(this.index, this.query));
+  readonly matches: SearchMatch[] = $derived(this.active ? findMatches(this.index, this.query) : []);
   /** The matches by log entry, for the rows to highlight. */
   readonly byEntry: Map<number, Array<[number, number]>> = $derived(rangesByEntry(this.matches));
 
