@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decodeToPeaks } from '../../electron/main/peaks/decode';
-import { MAX_RECORDING_BYTES } from '../../electron/main/peaks/pcm';
+import { MAX_RECORDING_BYTES } from '../../electron/main/api/recording-errors';
 import { createWorkerDecoder, WORKER_OUT_OF_MEMORY_MESSAGE } from '../../electron/main/peaks/worker-decoder';
 import { ApiError } from '../../electron/shared/errors';
 

@@ -114,21 +114,17 @@ export function tooLarge(bytes: number | null): RecordingError {
   );
 }
 
+/** The recording problem an ApiError kind stands for; any other kind is a `server_error`. */
+const PROBLEM_OF_API_KIND: Partial<Record<ApiErrorKind, RecordingProblemKind>> = {
+  timeout: 'timed_out',
+  network: 'unreachable',
+  not_found: 'no_recording',
+  invalid_response: 'undecodable',
+};
+
 /** The {@link RecordingProblem} an error stands for: a RecordingError's own, else from its ApiError kind. */
 export function problemOf(err: unknown): RecordingProblem {
   if (err instanceof RecordingError) return { kind: err.problem, message: err.message };
-  if (err instanceof ApiError) {
-    const kind: RecordingProblemKind =
-      err.kind === 'timeout'
-        ? 'timed_out'
-        : err.kind === 'network'
-          ? 'unreachable'
-          : err.kind === 'not_found'
-            ? 'no_recording'
-            : err.kind === 'invalid_response'
-              ? 'undecodable'
-              : 'server_error';
-    return { kind, message: err.message };
-  }
+  if (err instanceof ApiError) return { kind: PROBLEM_OF_API_KIND[err.kind] ?? 'server_error', message: err.message };
   return { kind: 'server_error', message: 'The recording could not be loaded. Try again.' };
 }

@@ -4,13 +4,13 @@
  * refused in words instead of exhausting memory or keeping the worker busy forever.
  */
 import { ApiError } from '../../shared/errors';
+// The recording size cap, shared with the download: past it a stream is treated as endless.
+import { MAX_RECORDING_BYTES } from '../api/recording-errors';
 
 /** Most channels decoded (a call has one or two; 7.1 audio has eight). */
 export const MAX_CHANNELS = 8;
 /** Longest recording decoded, in seconds (6 hours). */
 export const MAX_DURATION_SECONDS = 6 * 60 * 60;
-/** Most recording bytes read by one decode (1 GiB): past it a stream is treated as endless. */
-export const MAX_RECORDING_BYTES = 1024 * 1024 * 1024;
 /** Highest sample rate decoded, in Hz (studio audio goes to 384 kHz). */
 export const MAX_SAMPLE_RATE = 384_000;
 
