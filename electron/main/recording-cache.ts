@@ -20,10 +20,13 @@ import { join } from 'node:path';
 import { CachedDownload } from './cached-download';
 import type { RecordingLocation } from './recording-protocol';
 
-export { CachedDownload } from './cached-download';
-
 /** A location whose recording URL passed `recordingUrlProblem` (an absolute http(s) URL). */
 export type PlayableLocation = RecordingLocation & { recordingUrl: string };
+
+/** Key of one recording in this run's caches: its workspace and its URL (one view of a call). */
+export function recordingKey(location: PlayableLocation): string {
+  return `${location.workspaceId}\n${location.recordingUrl}`;
+}
 
 /** Options of {@link createRecordingCache}. */
 export interface RecordingCacheOptions {
@@ -88,7 +91,7 @@ export function createRecordingCache(options: RecordingCacheOptions = {}): Recor
 
   return {
     open(location) {
-      const key = `${location.workspaceId}\n${location.recordingUrl}`;
+      const key = recordingKey(location);
       // Another workspace's recordings are not kept once this one is in use.
       for (const [k, e] of entries) {
         if (!k.startsWith(`${location.workspaceId}\n`)) {

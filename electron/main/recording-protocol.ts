@@ -79,6 +79,18 @@ export function recordingUrlProblem(recordingUrl: string | null): string | null 
   return null;
 }
 
+/**
+ * `location` when its recording can be fetched, else the `no_recording` error saying why (also
+ * reported to the location, for the player and the waveform alike).
+ */
+export function playableLocation(location: RecordingLocation): PlayableLocation | RecordingError {
+  const problem = recordingUrlProblem(location.recordingUrl);
+  if (problem === null && location.recordingUrl !== null) return { ...location, recordingUrl: location.recordingUrl };
+  const error = new RecordingError('no_recording', problem ?? 'This interaction has no recording.');
+  location.report(problemOf(error));
+  return error;
+}
+
 const FORWARDED_RESPONSE_HEADERS = ['content-length', 'content-range', 'accept-ranges', 'etag', 'last-modified'];
 
 /**
@@ -107,12 +119,8 @@ export function createRecordingHandler(options: RecordingHandlerOptions): (reque
       return text(502, err instanceof Error ? err.message : 'The interaction could not be loaded.');
     }
     if (!location) return text(404, 'Unknown interaction.');
-    const problem = recordingUrlProblem(location.recordingUrl);
-    if (problem || location.recordingUrl === null) {
-      location.report({ kind: 'no_recording', message: problem ?? 'This interaction has no recording.' });
-      return text(404, problem ?? 'No recording.');
-    }
-    const playable = { ...location, recordingUrl: location.recordingUrl };
+    const playable = playableLocation(location);
+    if (playable instanceof RecordingError) return text(404, playable.message);
     try {
       const download = recordings.open(playable);
       const head = await download.head;

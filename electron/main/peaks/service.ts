@@ -18,8 +18,8 @@
 import type { PeaksProgress, RecordingPeaks } from '../../shared/contract';
 import { ApiError } from '../../shared/errors';
 import { problemOf, RecordingError } from '../api/recording-errors';
-import { createRecordingCache, type PlayableLocation, type RecordingCache } from '../recording-cache';
-import { recordingUrlProblem, type RecordingLocation } from '../recording-protocol';
+import { createRecordingCache, recordingKey, type PlayableLocation, type RecordingCache } from '../recording-cache';
+import { playableLocation, type RecordingLocation } from '../recording-protocol';
 import { cacheKey, createPeaksCache, type PeaksCache } from './cache';
 import { decodeToPeaks, UNDECODABLE_MESSAGE } from './decode';
 import { chunksOf, validatorsFrom } from './recording-fetch';
@@ -122,14 +122,10 @@ export function createPeaksService(options: PeaksServiceOptions): PeaksService {
             message: 'The interaction could not be loaded, so its waveform cannot be drawn. Try again.',
           });
         });
-        const problem = location ? recordingUrlProblem(location.recordingUrl) : 'This interaction has no recording.';
-        if (!location || problem || location.recordingUrl === null) {
-          const error = new RecordingError('no_recording', problem ?? 'This interaction has no recording.');
-          location?.report(problemOf(error));
-          throw error;
-        }
-        const playable = { ...location, recordingUrl: location.recordingUrl };
-        const runKey = `${location.workspaceId}\n${location.recordingUrl}`;
+        if (!location) throw new RecordingError('no_recording', 'This interaction has no recording.');
+        const playable = playableLocation(location);
+        if (playable instanceof RecordingError) throw playable;
+        const runKey = recordingKey(playable);
         const run = running.get(runKey) ?? start(playable, runKey);
         remember(sid, run);
         return await run.result;
