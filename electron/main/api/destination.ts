@@ -74,7 +74,7 @@ function ipv6Words(ip: string): number[] {
 }
 
 /** The class of a URL's host when it can be told without DNS: a literal address or `localhost`; null for a name. */
-export function literalHostClass(hostname: string): AddressClass | null {
+function literalHostClass(hostname: string): AddressClass | null {
   const bare = hostname.replace(/^\[|\]$/g, '');
   if (isIP(bare) !== 0) return addressClass(bare);
   const lower = bare.toLowerCase().replace(/\.$/, '');
@@ -82,7 +82,7 @@ export function literalHostClass(hostname: string): AddressClass | null {
 }
 
 /** Why address class `found` is refused for a workspace whose base host is of class `base`, or null. */
-export function classProblem(found: AddressClass, base: AddressClass | null): string | null {
+function classProblem(found: AddressClass, base: AddressClass | null): string | null {
   if (found === 'public' || found === base) return null;
   return `the recording address is ${CLASS_WORDS[found]}, and the workspace's server is not`;
 }

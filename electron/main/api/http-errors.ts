@@ -17,7 +17,7 @@ export const MAX_BODY_BYTES = 20 * 1024 * 1024;
  * meanings): 401/403 `unauthorized`, 404/410 `not_found`, 400/409/422 `bad_input`, anything else
  * (redirects, 429, 5xx) `server`.
  */
-export function kindOfStatus(status: number): ApiErrorKind {
+function kindOfStatus(status: number): ApiErrorKind {
   if (status === 401 || status === 403) return 'unauthorized';
   if (status === 404 || status === 410) return 'not_found';
   if (status === 400 || status === 409 || status === 422) return 'bad_input';

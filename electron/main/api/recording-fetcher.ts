@@ -196,7 +196,7 @@ function declaredSize(response: Response): number | null {
  * text, HTML, JSON or XML type is refused (null): that is an error or login page, not a recording;
  * any other type is handed on as `application/octet-stream` (the decoders look at the bytes).
  */
-export function playableContentType(raw: string | null): string | null {
+function playableContentType(raw: string | null): string | null {
   const type = (raw ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
   if (type === '') return 'application/octet-stream';
   if (/^(audio|video)\/[\w.+-]+$/.test(type) || type === 'application/ogg' || type === 'application/octet-stream') {
