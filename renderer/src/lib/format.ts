@@ -88,6 +88,18 @@ export function formatUnreadable(rawType: string): string {
 }
 
 /**
+ * "Unreadable (…)" when `marks` (an interaction's or log entry's `unreadable` list) names any of
+ * `fields`, else null.
+ */
+export function unreadableText(
+  marks: readonly { field: string; rawType: string }[] | undefined,
+  ...fields: string[]
+): string | null {
+  const mark = marks?.find((u) => fields.includes(u.field));
+  return mark ? formatUnreadable(mark.rawType) : null;
+}
+
+/**
  * A count with its noun in English, e.g. `1 entry`, `0 entries`, `3 matches`.
  * @param count a whole number
  * @param singular the noun for one
