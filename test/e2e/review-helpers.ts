@@ -79,12 +79,17 @@ export async function waveformDrawn(page: Page): Promise<boolean> {
 }
 
 /**
- * Waits until the waveform placeholder ("Drawing waveform…") is gone: the peaks arrived and were
- * drawn, or the view said why they could not be.
+ * Waits until the waveform is complete: the placeholder ("Drawing waveform…") is gone and the
+ * waveform no longer says it is filling in (aria-busy while only part of the peaks is drawn), or
+ * the view said why it could not be drawn.
  * @throws Error (Playwright's timeout) when it is still drawing after `timeoutMs` milliseconds
  */
 export async function waitForWaveform(page: Page, timeoutMs = 20_000): Promise<void> {
-  await page.waitForFunction(() => !document.body.innerText.includes('Drawing waveform'), undefined, {
-    timeout: timeoutMs,
-  });
+  await page.waitForFunction(
+    () =>
+      !document.body.innerText.includes('Drawing waveform') &&
+      document.querySelector('[role="slider"][aria-busy="true"]') === null,
+    undefined,
+    { timeout: timeoutMs },
+  );
 }

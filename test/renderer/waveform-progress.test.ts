@@ -100,6 +100,8 @@ describe('WaveformPlayer: peaks arriving progressively', () => {
     expect(Array.from(ws.options.peaks?.[0] ?? []).slice(8, 12)).toEqual([0.5, 0.5, 0, 0]);
     await vi.waitFor(() => expect(screen.queryByText('Drawing waveform…')).not.toBeInTheDocument());
     expect(screen.getByRole('slider', { name: /Playback position/ })).toHaveAttribute('aria-valuetext', '0:00 of 1:40');
+    // Still filling in: the waveform says so to assistive technology.
+    expect(screen.getByRole('slider', { name: /Playback position/ })).toHaveAttribute('aria-busy', 'true');
 
     await rerender({ peaksProgress: soFar(50, 20) });
     await vi.waitFor(() => expect(ws.redraws).toHaveLength(1));
@@ -111,6 +113,7 @@ describe('WaveformPlayer: peaks arriving progressively', () => {
     expect(ws.redraws[1]?.duration).toBe(99.5);
     expect(ws.rendered).toHaveLength(2);
     expect(Array.from(ws.redraws[1]?.peaks?.[0] ?? [])).toEqual(new Array<number>(40).fill(0.25));
+    expect(screen.getByRole('slider', { name: /Playback position/ })).toHaveAttribute('aria-busy', 'false');
     // One wavesurfer throughout: the waveform is never torn down and drawn again.
     expect(created).toHaveLength(1);
     expect(ws.destroyed).toBe(false);
