@@ -88,3 +88,6 @@ export const STEREO_LANE_STYLES = [
   { waveColor: '#a5b4fc', progressColor: '#4f46e5' },
   { waveColor: '#99d5cf', progressColor: '#0f766e' },
 ] as const;
+
+/** Playback rates offered by the speed list, slowest first (1 = normal). */
+export const PLAYBACK_SPEEDS = [0.5, 0.75, 1, 1.25, 1.5, 2] as const;
