@@ -108,3 +108,12 @@ export function unreadableText(
 export function formatCount(count: number, singular: string, plural = `${singular}s`): string {
   return `${String(count)} ${count === 1 ? singular : plural}`;
 }
+
+/**
+ * A short length in seconds with one decimal, e.g. `3.2 s`, `0.4 s`; `—` when null or not finite.
+ * For turn gaps and silences, where tenths matter (formatDuration rounds to whole seconds).
+ */
+export function formatSeconds(seconds: number | null | undefined): string {
+  if (seconds === null || seconds === undefined || !Number.isFinite(seconds)) return '—';
+  return `${seconds.toFixed(1)} s`;
+}

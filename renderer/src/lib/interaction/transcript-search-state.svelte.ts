@@ -28,6 +28,16 @@ export class TranscriptSearchState {
   readonly matches: SearchMatch[] = $derived(this.active ? findMatches(this.index, this.query) : []);
   /** The matches by log entry, for the rows to highlight. */
   readonly byEntry: Map<number, Array<[number, number]>> = $derived(rangesByEntry(this.matches));
+  /** Times (seconds) of the entries holding matches, each entry once, untimed entries left out. */
+  readonly matchTimes: number[] = $derived.by(() => {
+    const log = this.#log();
+    const times: number[] = [];
+    for (const entry of this.byEntry.keys()) {
+      const at = log[entry]?.offsetSeconds;
+      if (at !== null && at !== undefined) times.push(at);
+    }
+    return times;
+  });
 
   /** @param log returns the transcript being shown (read reactively) */
   constructor(log: () => readonly LogEntry[]) {

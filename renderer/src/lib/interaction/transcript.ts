@@ -1,5 +1,5 @@
 /**
- * Which transcript entry is "current" at a playback time.
+ * Which transcript entry is "current" at a playback time, and which timed entry comes next.
  */
 import type { LogEntry } from '$shared/domain';
 
@@ -26,6 +26,18 @@ export function activeEntryIndex(log: readonly LogEntry[], timeSeconds: number):
   // Step back over untimed entries so the highlight lands on an entry that has a time.
   while (found >= 0 && log[found]?.offsetSeconds === null) found -= 1;
   return found;
+}
+
+/**
+ * Index (into `log`) of the first entry with a time after (`step` 1) or before (`step` -1)
+ * position `from`, or null when there is none. `from` may be -1 or `log.length` to start at
+ * either end.
+ */
+export function adjacentTimedEntry(log: readonly LogEntry[], from: number, step: 1 | -1): number | null {
+  for (let i = from + step; i >= 0 && i < log.length; i += step) {
+    if (log[i]?.offsetSeconds !== null) return i;
+  }
+  return null;
 }
 
 /**

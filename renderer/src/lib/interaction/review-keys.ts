@@ -1,0 +1,96 @@
+/**
+ * What a key press does in the Interaction view: finds the shortcut ({@link shortcutFor}) and
+ * acts on the player, the transcript or the shortcut sheet. Keys pressed while typing in a
+ * field, or already handled by the element that has focus (the waveform slider and the
+ * transcript rows handle their own keys and mark them with preventDefault), are left alone, so
+ * one key never acts twice.
+ */
+import type { FlaggedMoment } from './analysis/types';
+import { adjacentFlag } from './flagged-moments';
+import { shortcutFor, type ShortcutAction } from './shortcuts';
+
+/** The player methods the shortcuts use (WaveformPlayer's; all in seconds). */
+export interface ReviewPlayer {
+  /** Seeks to `seconds` and plays. */
+  seekTo: (seconds: number) => void;
+  /** Moves playback by `deltaSeconds`, keeping play/pause. */
+  skipBy: (deltaSeconds: number) => void;
+  togglePlay: () => void;
+  stepSpeed: (direction: 1 | -1) => void;
+  currentTime: () => number;
+}
+
+/** What the shortcuts act on. */
+export interface ReviewKeyTargets {
+  /** The player, or null when the call has no recording (playback keys then do nothing). */
+  player: ReviewPlayer | null;
+  /** Flagged moments in time order. */
+  flags: readonly FlaggedMoment[];
+  /** Moves to the previous (-1) or next (1) transcript entry and seeks there. */
+  stepEntry: (direction: 1 | -1) => void;
+  focusSearch: () => void;
+  openHelp: () => void;
+}
+
+/** True when `target` takes typed text (a text or number field, a list box or editable content). */
+export function takesText(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.isContentEditable || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) {
+    return true;
+  }
+  const unTyped = ['button', 'checkbox', 'radio', 'range', 'submit', 'reset', 'file', 'color', 'image'];
+  return target instanceof HTMLInputElement && !unTyped.includes(target.type);
+}
+
+/** True when Space on `target` already means "press" (a button, link, checkbox…): it is left to it. */
+function pressedBySpace(target: EventTarget | null): boolean {
+  return target instanceof Element && target.closest('button, a[href], input, summary, [role="button"]') !== null;
+}
+
+/** Carries out `action` on `targets`. */
+export function runShortcut(action: ShortcutAction, targets: ReviewKeyTargets): void {
+  const { player } = targets;
+  switch (action.kind) {
+    case 'toggle-play':
+      player?.togglePlay();
+      break;
+    case 'skip':
+      player?.skipBy(action.seconds);
+      break;
+    case 'speed':
+      player?.stepSpeed(action.direction);
+      break;
+    case 'entry':
+      targets.stepEntry(action.direction);
+      break;
+    case 'flag': {
+      if (!player) break;
+      const flag = adjacentFlag(targets.flags, player.currentTime(), action.direction);
+      if (flag) player.seekTo(flag.startSeconds);
+      break;
+    }
+    case 'search':
+      targets.focusSearch();
+      break;
+    case 'help':
+      targets.openHelp();
+      break;
+  }
+}
+
+/**
+ * Handles a keydown anywhere in the window for the Interaction view.
+ * @returns true when a shortcut acted (the event is then marked with preventDefault, so the page
+ *   neither scrolls nor acts on it again)
+ */
+export function handleReviewKeydown(event: KeyboardEvent, targets: ReviewKeyTargets): boolean {
+  if (event.defaultPrevented || event.isComposing || takesText(event.target)) return false;
+  // A dialog open on top of the view (the shortcut sheet, a confirmation) has the keyboard.
+  if (document.querySelector('dialog[open]')) return false;
+  const shortcut = shortcutFor(event);
+  if (!shortcut) return false;
+  if (event.key === ' ' && pressedBySpace(event.target)) return false;
+  event.preventDefault();
+  runShortcut(shortcut.action, targets);
+  return true;
+}

@@ -1,0 +1,123 @@
+/**
+ * The Interaction view's keyboard shortcuts, as data: which key does what, and the words the
+ * shortcut sheet shows. The view's key handler (review-keys.ts) and the sheet both read
+ * {@link SHORTCUTS}, so a shortcut is added or changed in one place.
+ */
+
+/** What a shortcut does. Seconds are relative moves of the playback position (negative: back). */
+export type ShortcutAction =
+  | { kind: 'toggle-play' }
+  | { kind: 'skip'; seconds: number }
+  | { kind: 'speed'; direction: 1 | -1 }
+  | { kind: 'entry'; direction: 1 | -1 }
+  | { kind: 'flag'; direction: 1 | -1 }
+  | { kind: 'search' }
+  | { kind: 'help' };
+
+/**
+ * One key press that triggers a shortcut.
+ * - `key`: `KeyboardEvent.key`; a single character is compared without case ("k" matches "K").
+ * - `shift`: true (Shift must be held), false (must not be), absent (either).
+ * - `mod`: Ctrl or Cmd must be held (and Alt must not); without it, Ctrl, Cmd and Alt must not be.
+ */
+export interface KeyChord {
+  key: string;
+  shift?: boolean;
+  mod?: boolean;
+}
+
+/** A shortcut: the keys that trigger it, what it does, and how the sheet names them. */
+export interface Shortcut {
+  chords: KeyChord[];
+  /** The keys as people read them, e.g. ["Space", "K"]. */
+  keys: string[];
+  /** What it does, in a few words ("Play or pause"). */
+  description: string;
+  action: ShortcutAction;
+}
+
+/** Every shortcut of the Interaction view, in the order the sheet lists them. */
+export const SHORTCUTS: readonly Shortcut[] = [
+  {
+    chords: [{ key: ' ' }, { key: 'k' }],
+    keys: ['Space', 'K'],
+    description: 'Play or pause',
+    action: { kind: 'toggle-play' },
+  },
+  { chords: [{ key: 'j' }], keys: ['J'], description: 'Back 10 seconds', action: { kind: 'skip', seconds: -10 } },
+  { chords: [{ key: 'l' }], keys: ['L'], description: 'Forward 10 seconds', action: { kind: 'skip', seconds: 10 } },
+  {
+    chords: [{ key: 'ArrowLeft', shift: false }],
+    keys: ['←'],
+    description: 'Back 5 seconds',
+    action: { kind: 'skip', seconds: -5 },
+  },
+  {
+    chords: [{ key: 'ArrowRight', shift: false }],
+    keys: ['→'],
+    description: 'Forward 5 seconds',
+    action: { kind: 'skip', seconds: 5 },
+  },
+  {
+    chords: [{ key: 'ArrowLeft', shift: true }],
+    keys: ['Shift+←'],
+    description: 'Back 30 seconds',
+    action: { kind: 'skip', seconds: -30 },
+  },
+  {
+    chords: [{ key: 'ArrowRight', shift: true }],
+    keys: ['Shift+→'],
+    description: 'Forward 30 seconds',
+    action: { kind: 'skip', seconds: 30 },
+  },
+  { chords: [{ key: '[' }], keys: ['['], description: 'Slower', action: { kind: 'speed', direction: -1 } },
+  { chords: [{ key: ']' }], keys: [']'], description: 'Faster', action: { kind: 'speed', direction: 1 } },
+  {
+    chords: [{ key: 'ArrowUp', shift: false }],
+    keys: ['↑'],
+    description: 'Previous transcript entry',
+    action: { kind: 'entry', direction: -1 },
+  },
+  {
+    chords: [{ key: 'ArrowDown', shift: false }],
+    keys: ['↓'],
+    description: 'Next transcript entry',
+    action: { kind: 'entry', direction: 1 },
+  },
+  {
+    chords: [{ key: 'n' }],
+    keys: ['N'],
+    description: 'Next flagged moment',
+    action: { kind: 'flag', direction: 1 },
+  },
+  {
+    chords: [{ key: 'p' }],
+    keys: ['P'],
+    description: 'Previous flagged moment',
+    action: { kind: 'flag', direction: -1 },
+  },
+  {
+    chords: [{ key: '/' }, { key: 'f', mod: true }],
+    keys: ['/', 'Ctrl+F'],
+    description: 'Search the transcript',
+    action: { kind: 'search' },
+  },
+  { chords: [{ key: '?' }], keys: ['?'], description: 'Show these shortcuts', action: { kind: 'help' } },
+];
+
+/** The parts of a key event a shortcut is matched on. */
+export type KeyPress = Pick<KeyboardEvent, 'key' | 'shiftKey' | 'ctrlKey' | 'metaKey' | 'altKey'>;
+
+/** True when `press` is `chord`: the same key, and the modifiers it asks for and no others (Shift aside). */
+function matches(chord: KeyChord, press: KeyPress): boolean {
+  const key = press.key.length === 1 ? press.key.toLowerCase() : press.key;
+  if (key !== chord.key) return false;
+  if (chord.shift !== undefined && chord.shift !== press.shiftKey) return false;
+  if (chord.mod) return (press.ctrlKey || press.metaKey) && !press.altKey && !press.shiftKey;
+  return !press.ctrlKey && !press.metaKey && !press.altKey;
+}
+
+/** The shortcut a key press triggers, or null when it is none of them. */
+export function shortcutFor(press: KeyPress): Shortcut | null {
+  return SHORTCUTS.find((shortcut) => shortcut.chords.some((chord) => matches(chord, press))) ?? null;
+}
