@@ -1,7 +1,8 @@
 /**
  * Electron entry: builds main with createMainStack (main-stack.ts) and wires it to the Electron
- * runtime: IPC, the app and recording protocols, permissions, navigation, windows, the log and the
- * window state. Everything with logic lives in plain modules tested under Node; this file is run by
+ * runtime: IPC, the app and recording protocols, permissions, navigation, windows, the log, the
+ * window state, the application menu, and `voice-review://` links (single instance: a link opened
+ * while the app runs reaches the running window). Everything with logic lives in plain modules tested under Node; this file is run by
  * test/e2e/main-bundle.test.ts (built, with a stand-in for Electron) and by the real-Electron smoke
  * test where Electron is installed.
  */
@@ -10,6 +11,7 @@ import {
   app,
   BrowserWindow,
   ipcMain,
+  Menu,
   protocol,
   safeStorage,
   screen,
@@ -18,7 +20,10 @@ import {
   type WebContents,
 } from 'electron';
 import log from 'electron-log/main';
+import { PUSH_CHANNELS, type MenuCommand } from '../shared/contract';
+import { applicationMenuTemplate } from './app-menu';
 import { createAppProtocolHandler } from './app-protocol';
+import { createLinkRouter, findLinkArgument, registerLinkScheme } from './deep-links';
 import { createKeytarStore } from './keychain';
 import { configureMainLog } from './log';
 import { createMainStack, registerIpc } from './main-stack';
@@ -70,15 +75,35 @@ log.errorHandler.startCatching({ showDialog: false });
 ipcMain.removeAllListeners(ELECTRON_LOG_CHANNEL);
 ipcMain.removeHandler(ELECTRON_LOG_CHANNEL);
 
+/** Opens the window again when a link arrives and none is open (macOS keeps running without one). */
+let reopenWindow: (() => void) | null = null;
+const links = createLinkRouter({
+  log,
+  wantWindow: () => {
+    if (app.isReady() && BrowserWindow.getAllWindows().length === 0) reopenWindow?.();
+  },
+});
+
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
-  app.on('second-instance', () => {
+  if (!registerLinkScheme(app, process)) {
+    log.warn('Could not register Voice Review as the handler of voice-review:// links.');
+  }
+  // macOS hands links over by event, possibly before ready (the app started by a click on a link).
+  app.on('open-url', (event, url) => {
+    event.preventDefault();
+    links.receive(url, 'open-url');
+  });
+  // Windows and Linux start the app with the link as an argument; a second start hands its
+  // arguments to this instance and quits.
+  const firstLink = findLinkArgument(process.argv);
+  if (firstLink !== null) links.receive(firstLink, 'command line');
+  app.on('second-instance', (_event, argv) => {
     const [win] = BrowserWindow.getAllWindows();
-    if (win) {
-      if (win.isMinimized()) win.restore();
-      win.focus();
-    }
+    if (win) revealWindow(win);
+    const link = findLinkArgument(argv);
+    if (link !== null) links.receive(link, 'second-instance');
   });
   app
     .whenReady()
@@ -100,6 +125,7 @@ async function start(): Promise<void> {
     peaksDecoder: { workerPath: join(__dirname, 'peaks-worker.js') },
   });
   registerIpc(ipcMain, stack);
+  setApplicationMenu();
   protocol.handle(APP_SCHEME, createAppProtocolHandler({ rootDir: join(__dirname, '../renderer') }));
   protocol.handle(RECORDING_SCHEME, stack.recording);
   lockDownDefaultSession();
@@ -111,6 +137,7 @@ async function start(): Promise<void> {
     createWindow(windowStates)
       .then((flush) => (flushWindowState = flush))
       .catch((err: unknown) => log.error('Could not open the window:', err));
+  reopenWindow = () => void openWindow();
   await openWindow();
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) void openWindow();
@@ -120,6 +147,23 @@ async function start(): Promise<void> {
       if (process.platform !== 'darwin') app.quit();
     });
   });
+}
+
+/** The native menu (app-menu.ts); its page commands go to the first window. */
+function setApplicationMenu(): void {
+  const send = (command: MenuCommand) => {
+    BrowserWindow.getAllWindows()[0]?.webContents.send(PUSH_CHANNELS.menuCommand, command);
+  };
+  app.setAboutPanelOptions({ applicationName: 'Voice Review', applicationVersion: app.getVersion() });
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate(applicationMenuTemplate({ platform: process.platform, isPackaged: app.isPackaged }, send)),
+  );
+}
+
+/** Brings `win` to the front: restored when minimized, then focused. */
+function revealWindow(win: Pick<BrowserWindow, 'isMinimized' | 'restore' | 'focus'>): void {
+  if (win.isMinimized()) win.restore();
+  win.focus();
 }
 
 /** Permissions denied (but the Copy buttons' clipboard write), and the CSP on every app page. */
@@ -188,6 +232,9 @@ async function createWindow(windowStates: WindowStateStore): Promise<() => Promi
     if (placement.maximized) win.maximize();
     win.show();
   });
+  win.on('closed', () => links.detach());
   await win.loadURL(devServerUrl ?? APP_INDEX_URL);
+  // The page is loaded and listens: a link kept since start-up (or since the window closed) goes now.
+  links.attach({ send: (channel, payload) => win.webContents.send(channel, payload), reveal: () => revealWindow(win) });
   return () => remembered.flush();
 }

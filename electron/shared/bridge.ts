@@ -8,8 +8,19 @@
  * Electron's contextBridge copies only the `message` of an Error thrown across it (electron
  * PR #28346); an `ApiError` built in the preload would arrive without its `kind`.
  */
-import { API_METHODS, type ApiMethod, type IpcResult, type VoiceReviewApi } from './contract';
+import {
+  API_METHODS,
+  MENU_COMMANDS,
+  PUSH_CHANNELS,
+  type ApiMethod,
+  type IpcResult,
+  type MenuCommand,
+  type OpenLinkPush,
+  type VoiceReviewApi,
+} from './contract';
+import { MAX_LINK_SECONDS } from './deep-link';
 import { ApiError, isApiErrorData } from './errors';
+import { isSid } from './sid';
 
 /** What `window.api` is: each method resolves with the result as data and never rejects by design. */
 export type RawApi = {
@@ -61,4 +72,48 @@ function unwrap(method: ApiMethod, result: unknown): unknown {
     kind: 'invalid_response',
     message: `Voice Review's background process gave an unexpected answer to ${method}. Restart the app; if it happens again, report it.`,
   });
+}
+
+/**
+ * What main pushes to the page, exposed by the preload as `window.appEvents`: subscriptions only,
+ * each returning its unsubscribe function. Callbacks get the payload alone (never Electron's
+ * event, whose `sender` would reach back into IPC), and only a payload of the right shape.
+ */
+export interface AppEvents {
+  /** A `voice-review://` link main received from the OS, read (or refused) by main. */
+  onOpenLink(callback: (push: OpenLinkPush) => void): () => void;
+  /** A native menu item for the page (e.g. "Open link…", "Keyboard shortcuts"). */
+  onMenuCommand(callback: (command: MenuCommand) => void): () => void;
+}
+
+/** Listens on a push channel; returns the function that stops listening (the preload passes `ipcRenderer.on`). */
+export type PushSubscribe = (channel: string, listener: (payload: unknown) => void) => () => void;
+
+/** Builds {@link AppEvents} over a subscribe function; payloads of the wrong shape are dropped. */
+export function createAppEvents(subscribe: PushSubscribe): AppEvents {
+  return {
+    onOpenLink: (callback) =>
+      subscribe(PUSH_CHANNELS.openLink, (payload) => {
+        if (isOpenLinkPush(payload)) callback(payload);
+      }),
+    onMenuCommand: (callback) =>
+      subscribe(PUSH_CHANNELS.menuCommand, (payload) => {
+        if (MENU_COMMANDS.includes(payload as MenuCommand)) callback(payload as MenuCommand);
+      }),
+  };
+}
+
+/** True when `value` is an {@link OpenLinkPush} as main sends it (a valid SID, a time within bounds). */
+export function isOpenLinkPush(value: unknown): value is OpenLinkPush {
+  const v = value as { ok?: unknown; message?: unknown; link?: unknown } | null;
+  if (v === null || typeof v !== 'object') return false;
+  if (v.ok === false) return typeof v.message === 'string';
+  if (v.ok !== true || v.link === null || typeof v.link !== 'object') return false;
+  const { sid, atSeconds, workspaceName } = v.link as Record<string, unknown>;
+  return (
+    typeof sid === 'string' &&
+    isSid('interaction', sid) &&
+    (atSeconds === null || (typeof atSeconds === 'number' && atSeconds >= 0 && atSeconds <= MAX_LINK_SECONDS)) &&
+    (workspaceName === null || typeof workspaceName === 'string')
+  );
 }

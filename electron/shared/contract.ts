@@ -3,6 +3,7 @@
  * served by main (`electron/main/handlers.ts`, one handler per entry) and typed on `window.api`
  * in the renderer. See STYLE.md "One contract, three users".
  */
+import type { LinkParseResult } from './deep-link';
 import type { Interaction, Phone, PhoneUpdate, SipTrunk, SipTrunkCreate, Webhook } from './domain';
 import type { ApiErrorData } from './errors';
 
@@ -283,3 +284,24 @@ export function channelOf(method: ApiMethod): string {
 
 /** What a handler returns over IPC: errors travel as data, never as thrown exceptions. */
 export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: ApiErrorData };
+
+/**
+ * Channels main pushes on (main -> renderer, `webContents.send`); the page never sends on them.
+ * - `openLink`: a `voice-review://` link the OS handed to the app, already read by main
+ *   ({@link OpenLinkPush}): the parsed link, or main's refusal in words; never the link's text.
+ * - `menuCommand`: a native menu item that the page carries out ({@link MenuCommand}).
+ */
+export const PUSH_CHANNELS = { openLink: 'vr:open-link', menuCommand: 'vr:menu-command' } as const;
+
+/** What main pushes on `PUSH_CHANNELS.openLink`: the link to open, or why it was refused. */
+export type OpenLinkPush = LinkParseResult;
+
+/**
+ * What a native menu item asks the page to do: `open-link` shows the "Open link…" dialog,
+ * `shortcuts` the keyboard shortcut sheet, `export` and `download` the transcript export and the
+ * recording download of the call shown.
+ */
+export type MenuCommand = 'open-link' | 'shortcuts' | 'export' | 'download';
+
+/** Every {@link MenuCommand}, for checking a pushed value. */
+export const MENU_COMMANDS: readonly MenuCommand[] = ['open-link', 'shortcuts', 'export', 'download'];
