@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates the demo recordings (resources/demo/recordings/*.ogg) and resources/demo/seed.json
-# from resources/demo/conversations.json and resources/demo/account.json. Run with `npm run audio`.
+# from resources/demo/conversations.json and resources/demo/account.json. Run with `npm run audio`
+# (existing recordings are kept; `npm run audio -- --force` encodes them all again).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -26,4 +27,4 @@ if ((${#missing_tools[@]} > 0)); then
   exit 1
 fi
 
-exec npx tsx scripts/generate-demo-data.ts
+exec npx tsx scripts/generate-demo-data.ts "$@"

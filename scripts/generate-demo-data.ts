@@ -8,10 +8,20 @@
  *
  *   recordings/<sid>.ogg  one Ogg/Opus file per finished interaction: every `agent` / `user` line spoken
  *                         with espeak-ng (one voice per role, the caller's voice varies per call),
- *                         separated by natural pauses, mono 16 kHz, 16 kbit/s
+ *                         separated by natural pauses, mono 16 kHz, 16 kbit/s; or stereo (32 kbit/s)
+ *                         with the agent on one channel and the caller on the other when the
+ *                         interaction sets `agent_channel`
  *   seed.json             what the demo server serves: interactions in wire format (spec 2) whose log
  *                         timestamps are the moments the lines are spoken in the recording, plus phones,
  *                         sip_trunks, webhooks and `interaction_labels` (sid -> short human label)
+ *
+ * A line may set `pause_before_seconds` (the silence before it, instead of a natural pause: a slow reply or
+ * a long silence placed on purpose) or, in a stereo call, `overlap_seconds` (it starts that long before
+ * the previous spoken line ends: talk-over). An interaction's optional `label` goes before its generated
+ * label in the demo's call list.
+ *
+ * Existing recordings are kept as they are (so their bytes do not change with the encoder's version);
+ * pass `--force` to encode every recording again.
  *
  * Lines with any other role (`system`, `tool`) are not spoken: they get the time at which they happen
  * between two spoken lines. The in-progress interaction gets no recording, but its lines are still
@@ -52,12 +62,20 @@ const TAIL_SECONDS = 0.8;
 /** Gap after a non-spoken entry (tool call, system event) before the next entry, seconds. */
 const UNSPOKEN_GAP_SECONDS = 0.3;
 const OPUS_BITRATE_KBPS = '16';
+/** Stereo needs more: at low bitrates Opus codes the two channels jointly and they bleed into each other. */
+const STEREO_OPUS_BITRATE_KBPS = '32';
+/** Encode every recording again even when it exists (see the header). */
+const FORCE = process.argv.includes('--force');
 
 type TimestampVariant = 'A' | 'B' | 'C' | 'D';
 
 interface SourceLine {
   role: string;
   message: string;
+  /** Silence before this line, seconds, instead of a natural pause. */
+  pause_before_seconds?: number;
+  /** Stereo only: the line starts this many seconds before the previous spoken line ends. */
+  overlap_seconds?: number;
 }
 
 interface SourceInteraction {
@@ -73,6 +91,10 @@ interface SourceInteraction {
   /** ISO 8601 UTC start of the call. */
   started_at: string;
   user_voice: string;
+  /** Set for a stereo recording: the channel the agent speaks on (the caller on the other). */
+  agent_channel?: 'left' | 'right';
+  /** Goes before the generated label in the demo's call list, e.g. "Slow reply (mono)". */
+  label?: string;
   variables: Record<string, string>;
   log: SourceLine[];
 }
@@ -153,7 +175,7 @@ function formatDuration(seconds: number): string {
 function labelFor(source: SourceInteraction, recordingSeconds: number | null): string {
   const direction = source.direction.charAt(0).toUpperCase() + source.direction.slice(1);
   const kind = source.type === 'phone_call' ? direction : `${direction} ${source.type.replace(/_/g, ' ')}`;
-  const parts = [kind, source.topic];
+  const parts = [...(source.label === undefined ? [] : [source.label]), kind, source.topic];
   if (source.status === 'in_progress') parts.push('in progress');
   else if (recordingSeconds !== null) parts.push(formatDuration(recordingSeconds));
   if (source.status !== 'completed' && source.status !== 'in_progress') parts.push(source.status.replace(/_/g, ' '));
@@ -164,13 +186,24 @@ function round2(value: number): number {
   return Math.round(value * 100) / 100;
 }
 
+/** A spoken line placed in the recording. */
+interface Placement {
+  file: string;
+  /** Where it starts, in samples at RENDER_RATE. */
+  start: number;
+  samples: number;
+  agent: boolean;
+}
+
 interface Rendered {
   /** Offset of each log entry from the start of the call (and of the recording), seconds. */
   offsetsSeconds: number[];
   /** Length of the whole recording, seconds. */
   totalSeconds: number;
-  /** WAV pieces in playback order. */
+  /** WAV pieces in playback order (mono calls, which have no overlap). */
   pieces: string[];
+  /** The spoken lines where they start (stereo calls build each channel from these). */
+  placements: Placement[];
 }
 
 function renderInteraction(source: SourceInteraction, workDir: string): Rendered {
@@ -187,10 +220,18 @@ function renderInteraction(source: SourceInteraction, workDir: string): Rendered
 
   addSilence(LEAD_IN_SECONDS);
   let previousSpoken: boolean | null = null;
+  const placements: Placement[] = [];
   source.log.forEach((line, index) => {
-    if (previousSpoken !== null) addSilence(previousSpoken ? 0.4 + random() * 0.5 : UNSPOKEN_GAP_SECONDS);
+    const overlap = Math.round((line.overlap_seconds ?? 0) * RENDER_RATE);
+    if (overlap > 0 && (source.agent_channel === undefined || !previousSpoken || !isSpoken(line.role))) {
+      throw new Error(`${source.sid}: line ${index} overlaps, which needs a stereo call and two spoken lines`);
+    }
+    if (previousSpoken !== null && overlap === 0) {
+      addSilence(line.pause_before_seconds ?? (previousSpoken ? 0.4 + random() * 0.5 : UNSPOKEN_GAP_SECONDS));
+    }
     previousSpoken = isSpoken(line.role);
-    offsetsSeconds.push(cursor / RENDER_RATE);
+    const start = cursor - overlap;
+    offsetsSeconds.push(start / RENDER_RATE);
     if (!isSpoken(line.role)) return;
     const agent = line.role === 'agent';
     const { file, samples } = renderLine(
@@ -201,27 +242,59 @@ function renderInteraction(source: SourceInteraction, workDir: string): Rendered
       agent ? AGENT_WORDS_PER_MINUTE : userWordsPerMinute,
     );
     pieces.push(file);
-    cursor += samples;
+    placements.push({ file, start, samples, agent });
+    cursor = Math.max(cursor, start + samples);
   });
   addSilence(TAIL_SECONDS);
-  return { offsetsSeconds, totalSeconds: cursor / RENDER_RATE, pieces };
+  return { offsetsSeconds, totalSeconds: cursor / RENDER_RATE, pieces, placements };
+}
+
+/** One channel of a stereo call: the lines of one side at their places, silence elsewhere (a WAV at RENDER_RATE). */
+function channelTrack(rendered: Rendered, agent: boolean, workDir: string): string {
+  const pieces: string[] = [];
+  let at = 0;
+  for (const line of rendered.placements.filter((p) => p.agent === agent)) {
+    if (line.start < at) throw new Error(`Two ${agent ? 'agent' : 'caller'} lines overlap on one channel`);
+    if (line.start > at) pieces.push(silenceFile(workDir, line.start - at));
+    pieces.push(line.file);
+    at = line.start + line.samples;
+  }
+  const total = Math.round(rendered.totalSeconds * RENDER_RATE);
+  if (total > at) pieces.push(silenceFile(workDir, total - at));
+  const file = path.join(workDir, agent ? 'agent-track.wav' : 'caller-track.wav');
+  run('sox', [...pieces, file]);
+  return file;
+}
+
+/** The call as one 16 kHz WAV: mono from the pieces in order, or stereo with the agent on `agent_channel`. */
+function mixCall(source: SourceInteraction, rendered: Rendered, wav: string, workDir: string): void {
+  if (source.agent_channel === undefined) {
+    // sox concatenates its inputs in order; `rate 16k` resamples, `norm -1` levels the two voices' mix.
+    run('sox', [...rendered.pieces, '-r', '16000', '-c', '1', '-b', '16', wav, 'norm', '-1']);
+    return;
+  }
+  const agent = channelTrack(rendered, true, workDir);
+  const caller = channelTrack(rendered, false, workDir);
+  const [left, right] = source.agent_channel === 'left' ? [agent, caller] : [caller, agent];
+  // -M merges the inputs as channels: first input left, second right.
+  run('sox', ['-M', left, right, '-r', '16000', '-b', '16', wav, 'norm', '-1']);
 }
 
 function encodeRecording(source: SourceInteraction, rendered: Rendered, workDir: string): string {
+  const fileName = `${source.sid}.ogg`;
+  const out = path.join(RECORDINGS_DIR, fileName);
+  if (!FORCE && fs.existsSync(out)) return fileName;
   const wav = path.join(workDir, 'call-16k.wav');
-  // sox concatenates its inputs in order; `rate 16k` resamples, `norm -1` levels the two voices' mix.
-  run('sox', [...rendered.pieces, '-r', '16000', '-c', '1', '-b', '16', wav, 'norm', '-1']);
+  mixCall(source, rendered, wav, workDir);
   const wavSeconds = Number(run('soxi', ['-s', wav]).trim()) / 16000;
   if (Math.abs(wavSeconds - rendered.totalSeconds) > 0.01) {
     throw new Error(`${source.sid}: concatenated audio is ${wavSeconds} s, timeline says ${rendered.totalSeconds} s`);
   }
-  const fileName = `${source.sid}.ogg`;
-  const out = path.join(RECORDINGS_DIR, fileName);
   const serial = String((seededRandom(source.sid + ':serial')() * 2 ** 31) >>> 0);
   run('opusenc', [
     '--quiet',
     '--bitrate',
-    OPUS_BITRATE_KBPS,
+    source.agent_channel === undefined ? OPUS_BITRATE_KBPS : STEREO_OPUS_BITRATE_KBPS,
     '--serial',
     serial,
     '--title',
@@ -243,7 +316,7 @@ function timedLog(
   return source.log.map((line, index) => {
     const offset = rendered.offsetsSeconds[index];
     if (offset === undefined) throw new Error(`${source.sid}: log entry ${index} has no offset in the recording`);
-    return { ...line, timestamp: toTimestamp(offset) };
+    return { role: line.role, message: line.message, timestamp: toTimestamp(offset) };
   });
 }
 
