@@ -3,6 +3,11 @@
  * gives it and reports 'ready' on the next microtask, as wavesurfer does when given peaks and a
  * duration (no fetch, no decoding). Install it in a test file with
  * `vi.mock('wavesurfer.js', async () => (await import('./fake-wavesurfer')).wavesurferModule)`.
+ *
+ * Plugins given in `plugins` are only recorded. The regions plugin, once registered, is a
+ * recording stand-in: each region added is a {@link FakeRegion} whose element sits in the fake's
+ * wrapper (a div inside the container), so tests can find and hover or click it. The view is
+ * 800 px wide; `zoom` records the pixels per second asked for.
  */
 import { vi } from 'vitest';
 
@@ -16,16 +21,16 @@ export interface FakeWaveSurferOptions {
   duration?: number;
   height?: number;
   splitChannels?: unknown[];
+  container?: HTMLElement;
+  plugins?: unknown[];
 }
 
-/** One wavesurfer instance the player created. */
-export class FakeWaveSurfer {
+/** A region the player added through the regions plugin. */
+export class FakeRegion {
+  readonly element = document.createElement('div');
   readonly listeners = new Map<string, Listener[]>();
-  readonly setTime = vi.fn<(seconds: number) => void>();
-  destroyed = false;
-  constructor(readonly options: FakeWaveSurferOptions) {
-    queueMicrotask(() => this.emit('ready', options.duration));
-  }
+  removed = false;
+  constructor(readonly params: { start: number; end?: number; color?: string; channelIdx?: number }) {}
   on(event: string, listener: Listener) {
     this.listeners.set(event, [...(this.listeners.get(event) ?? []), listener]);
     return () => {};
@@ -33,8 +38,69 @@ export class FakeWaveSurfer {
   emit(event: string, ...args: unknown[]) {
     for (const listener of this.listeners.get(event) ?? []) listener(...args);
   }
+  remove() {
+    this.removed = true;
+    this.element.remove();
+  }
+}
+
+/** One wavesurfer instance the player created. */
+export class FakeWaveSurfer {
+  readonly listeners = new Map<string, Listener[]>();
+  readonly setTime = vi.fn<(seconds: number) => void>();
+  readonly zoom = vi.fn<(minPxPerSec: number) => void>();
+  readonly setScrollTime = vi.fn<(seconds: number) => void>();
+  /** Every region added, removed ones included (see FakeRegion.removed). */
+  readonly regions: FakeRegion[] = [];
+  readonly wrapper = document.createElement('div');
+  destroyed = false;
+  constructor(readonly options: FakeWaveSurferOptions) {
+    options.container?.appendChild(this.wrapper);
+    queueMicrotask(() => this.emit('ready', options.duration));
+  }
+  on(event: string, listener: Listener) {
+    this.listeners.set(event, [...(this.listeners.get(event) ?? []), listener]);
+    return () => {
+      this.listeners.set(
+        event,
+        (this.listeners.get(event) ?? []).filter((l) => l !== listener),
+      );
+    };
+  }
+  /** Regions still drawn. */
+  liveRegions(): FakeRegion[] {
+    return this.regions.filter((r) => !r.removed);
+  }
+  registerPlugin(plugin: { constructor: { name: string } }) {
+    if (plugin.constructor.name !== 'RegionsPlugin') return plugin;
+    return {
+      addRegion: (params: FakeRegion['params']) => {
+        const region = new FakeRegion(params);
+        this.regions.push(region);
+        this.wrapper.appendChild(region.element);
+        return region;
+      },
+      getRegions: () => this.liveRegions(),
+      clearRegions: () => {
+        for (const region of this.liveRegions()) region.remove();
+      },
+    };
+  }
+  getWrapper() {
+    return this.wrapper;
+  }
+  getWidth() {
+    return 800;
+  }
+  getDuration() {
+    return this.options.duration ?? 0;
+  }
+  emit(event: string, ...args: unknown[]) {
+    for (const listener of this.listeners.get(event) ?? []) listener(...args);
+  }
   destroy() {
     this.destroyed = true;
+    this.wrapper.remove();
   }
 }
 

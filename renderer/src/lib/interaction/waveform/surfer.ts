@@ -1,0 +1,72 @@
+/**
+ * Creates the player's wavesurfer.js instance with its plugins: a timeline of mm:ss labels under
+ * the waveform, a hover line with the time under the mouse, and the regions plugin that draws
+ * role regions and flagged moments (see WaveformMarks). wavesurfer only draws: it is given the
+ * player's media element plus peaks and a duration, so it neither fetches nor decodes.
+ */
+import WaveSurfer from 'wavesurfer.js';
+import HoverPlugin from 'wavesurfer.js/dist/plugins/hover.esm.js';
+import RegionsPlugin from 'wavesurfer.js/dist/plugins/regions.esm.js';
+import TimelinePlugin from 'wavesurfer.js/dist/plugins/timeline.esm.js';
+import { formatClock } from '../../format';
+import { STEREO_LANE_STYLES, WAVEFORM_STYLE } from '../waveform-peaks';
+
+/** Height of the timeline under the waveform, in CSS pixels. */
+export const TIMELINE_HEIGHT = 18;
+
+/** What {@link createSurfer} needs: where to draw, the media element, and what to draw. */
+export interface SurferSetup {
+  container: HTMLElement;
+  media: HTMLMediaElement;
+  /** wavesurfer `peaks` (see waveformLayout). */
+  channelData: Float32Array[];
+  /** 1 for mono, 2 for stereo (one lane per channel). */
+  lanes: number;
+  durationSeconds: number;
+  /** Height of one lane (the whole waveform for mono), in CSS pixels. */
+  laneHeight: number;
+}
+
+/** The player's wavesurfer and its regions plugin (for role regions and flags). */
+export interface Surfer {
+  surfer: WaveSurfer;
+  regions: ReturnType<typeof RegionsPlugin.create>;
+}
+
+/**
+ * Creates the wavesurfer of {@link SurferSetup}. Zoomed in, the view follows playback, keeping the
+ * cursor in the middle (`autoScroll`, `autoCenter`); the scroll bar is hidden so the box keeps
+ * its height (the view is moved by playback, clicks, and horizontal wheel or trackpad motion).
+ */
+export function createSurfer(setup: SurferSetup): Surfer {
+  const surfer = WaveSurfer.create({
+    container: setup.container,
+    media: setup.media,
+    peaks: setup.channelData,
+    duration: setup.durationSeconds,
+    height: setup.laneHeight,
+    ...WAVEFORM_STYLE,
+    ...(setup.lanes === 2 ? { splitChannels: [...STEREO_LANE_STYLES] } : {}),
+    autoScroll: true,
+    autoCenter: true,
+    hideScrollbar: true,
+    plugins: [
+      TimelinePlugin.create({
+        height: TIMELINE_HEIGHT,
+        formatTimeCallback: formatClock,
+        secondaryLabelOpacity: 0.5,
+        style: { fontSize: '10.5px', color: '#64748b' },
+      }),
+      HoverPlugin.create({
+        lineColor: 'rgba(30, 27, 75, 0.55)',
+        lineWidth: 1,
+        labelBackground: '#1e1b4b',
+        labelColor: '#fff',
+        labelSize: 11,
+        formatTimeCallback: formatClock,
+      }),
+    ],
+  });
+  const regions = surfer.registerPlugin(RegionsPlugin.create());
+  return { surfer, regions };
+}
