@@ -35,7 +35,8 @@ export interface ReviewKeyTargets {
 /** True when `target` takes typed text (a text or number field, a list box or editable content). */
 export function takesText(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
-  if (target.isContentEditable || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) {
+  const editable = target.isContentEditable || target.closest('[contenteditable]:not([contenteditable="false"])');
+  if (editable || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) {
     return true;
   }
   const unTyped = ['button', 'checkbox', 'radio', 'range', 'submit', 'reset', 'file', 'color', 'image'];
