@@ -118,8 +118,17 @@ export function unionOfSpans(lists: readonly (readonly TimeSpan[])[]): TimeSpan[
   return out;
 }
 
-/** Stretches of at least `minSeconds` where both sorted span lists have speech at once. O(a + b). */
-export function overlapsOf(a: readonly TimeSpan[], b: readonly TimeSpan[], minSeconds: number): TimeSpan[] {
+/**
+ * Stretches where both sorted span lists have speech at once: intersections less than
+ * `bridgeSeconds` apart are one stretch (one episode of talking over each other, with a breath in
+ * it), and stretches shorter than `minSeconds` are dropped. O(a + b).
+ */
+export function overlapsOf(
+  a: readonly TimeSpan[],
+  b: readonly TimeSpan[],
+  minSeconds: number,
+  bridgeSeconds: number,
+): TimeSpan[] {
   const out: TimeSpan[] = [];
   let i = 0;
   let j = 0;
@@ -129,26 +138,33 @@ export function overlapsOf(a: readonly TimeSpan[], b: readonly TimeSpan[], minSe
     if (!x || !y) break;
     const startSeconds = Math.max(x.startSeconds, y.startSeconds);
     const endSeconds = Math.min(x.endSeconds, y.endSeconds);
-    if (endSeconds - startSeconds >= minSeconds) out.push({ startSeconds, endSeconds });
+    if (endSeconds > startSeconds) {
+      const last = out.at(-1);
+      if (last && startSeconds - last.endSeconds < bridgeSeconds) last.endSeconds = endSeconds;
+      else out.push({ startSeconds, endSeconds });
+    }
     if (x.endSeconds < y.endSeconds) i += 1;
     else j += 1;
   }
-  return out;
+  return out.filter((s) => s.endSeconds - s.startSeconds >= minSeconds);
 }
 
-/** Index of the last span starting before `seconds`, or -1. Binary search over sorted spans. */
-export function lastStartingBefore(spans: readonly TimeSpan[], seconds: number): number {
+/**
+ * The last index in [0, `length`) for which `holds` is true, or -1, where `holds` is true up to
+ * some index and false from there on (a sorted list's "at or before"). Binary search: O(log n).
+ */
+export function lastIndexWhere(length: number, holds: (index: number) => boolean): number {
   let lo = 0;
-  let hi = spans.length - 1;
-  let found = -1;
-  while (lo <= hi) {
+  let hi = length;
+  while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if ((spans[mid]?.startSeconds ?? Infinity) < seconds) {
-      found = mid;
-      lo = mid + 1;
-    } else {
-      hi = mid - 1;
-    }
+    if (holds(mid)) lo = mid + 1;
+    else hi = mid;
   }
-  return found;
+  return lo - 1;
+}
+
+/** Index of the last span starting before `seconds`, or -1 (spans sorted by start). */
+export function lastStartingBefore(spans: readonly TimeSpan[], seconds: number): number {
+  return lastIndexWhere(spans.length, (i) => (spans[i]?.startSeconds ?? Infinity) < seconds);
 }

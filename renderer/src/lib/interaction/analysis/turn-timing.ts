@@ -6,7 +6,14 @@ import type { RecordingPeaks } from '$shared/contract';
 import type { LogEntry } from '$shared/domain';
 import { formatSeconds } from '../../format';
 import { speakerKind } from './regions';
-import { lastStartingBefore, overlapsOf, speechActivity, unionOfSpans, type SpeechActivity } from './speech-activity';
+import {
+  lastIndexWhere,
+  lastStartingBefore,
+  overlapsOf,
+  speechActivity,
+  unionOfSpans,
+  type SpeechActivity,
+} from './speech-activity';
 import type { FlaggedMoment, LaneRoles, TimeSpan, TurnGap, TurnTiming, TurnTimingOptions } from './types';
 
 /** Default thresholds: replies slower than 1.5 s and silences longer than 4 s are flagged. */
@@ -14,6 +21,8 @@ export const DEFAULT_TURN_TIMING: TurnTimingOptions = { slowGapSeconds: 1.5, sil
 
 /** Both channels loud at once for at least this long (seconds) is talk-over. */
 const TALK_OVER_MIN_SECONDS = 0.3;
+/** Moments of talk-over less than this far apart (seconds) are one episode. */
+const TALK_OVER_BRIDGE_SECONDS = 1;
 /**
  * How early (seconds) the agent's speech may begin before its entry's time and still count as
  * that entry's start (a log stamps a turn a little late or early).
@@ -94,7 +103,8 @@ function roleSpans(activity: SpeechActivity, laneRoles: LaneRoles): { agent: Tim
  * The gap of one reply from the audio, or null when the speech edges are not found: the agent's
  * speech starts at the first speech span on the agent's spans beginning at or after the entry's
  * time (less {@link START_TOLERANCE_SECONDS}) and before `nextTime`, or at the entry's time when
- * speech is already under way there; the caller's speech ends at the end of the last span on
+ * the agent's channel is already speaking there (on a track shared by both, that is one unbroken
+ * stretch of sound: no edge, null); the caller's speech ends at the end of the last span on
  * the caller's spans that starts before the agent's speech and ends after the user entry's time.
  * When the caller is still speaking as the agent starts, the gap is 0 at the agent's start.
  */
@@ -110,8 +120,11 @@ function audioGap(
   const before = lastStartingBefore(spans.agent, earliest);
   const running = spans.agent[before];
   let agentStart: number;
-  if (running && running.endSeconds > agentTime) agentStart = agentTime;
-  else {
+  if (running && running.endSeconds > agentTime) {
+    // One unbroken stretch of sound on a shared track: no edge between caller and agent to find.
+    if (spans.agent === spans.user) return null;
+    agentStart = agentTime;
+  } else {
     const next = spans.agent[before + 1];
     if (!next || next.startSeconds >= nextTime) return null;
     agentStart = next.startSeconds;
@@ -149,20 +162,8 @@ function longest<T extends TimeSpan>(spans: readonly T[]): T | null {
 
 /** The entry spoken at `seconds`: the last timed entry at or before it (binary search), or null. */
 function entryAt(timed: readonly LogEntry[], seconds: number): number | null {
-  let lo = 0;
-  let hi = timed.length - 1;
-  let found: number | null = null;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const entry = timed[mid];
-    if (entry && (entry.offsetSeconds ?? 0) <= seconds) {
-      found = entry.index;
-      lo = mid + 1;
-    } else {
-      hi = mid - 1;
-    }
-  }
-  return found;
+  const found = lastIndexWhere(timed.length, (i) => (timed[i]?.offsetSeconds ?? Infinity) <= seconds);
+  return timed[found]?.index ?? null;
 }
 
 /**
@@ -218,7 +219,8 @@ function basisNoteFor(activity: SpeechActivity | null, audioGaps: number, allGap
  *   channels, otherwise all channels together). A reply whose edges are not found falls back to
  *   the log: the caller speaks for their word count at 150 words a minute, the gap runs to the
  *   agent entry's time (`source: 'log'`).
- * - Talk-over (two channels only): both channels speaking at once for at least 0.3 s.
+ * - Talk-over (two channels only): both channels speaking at once for at least 0.3 s (moments
+ *   less than 1 s apart are one episode).
  * - Silences: every channel quiet for longer than `silenceSeconds`, between the first and the last
  *   speech (quiet before the first word and after the last is ringing and hanging up, ignored).
  * - `basis` is 'log' (with a `basisNote`) when there are no peaks, no speech in them, or fewer
@@ -239,7 +241,10 @@ export function analyseTurnTiming(
   const audioGaps = gaps.filter((g) => g.source === 'audio').length;
   const segments = activity?.segments ?? [];
   const [first, second] = segments;
-  const talkOver = segments.length === 2 && first && second ? overlapsOf(first, second, TALK_OVER_MIN_SECONDS) : [];
+  const talkOver =
+    segments.length === 2 && first && second
+      ? overlapsOf(first, second, TALK_OVER_MIN_SECONDS, TALK_OVER_BRIDGE_SECONDS)
+      : [];
   const silences = activity ? silencesOf(unionOfSpans(segments), options.silenceSeconds) : [];
   const basisNote = basisNoteFor(activity, audioGaps, gaps.length);
   const sorted = gaps.map((g) => g.gapSeconds).sort((a, b) => a - b);
