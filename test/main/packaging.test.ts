@@ -1,9 +1,12 @@
 /**
  * The packaging configuration (electron-builder.yml), read and checked by electron-builder's own
- * code: its config loader, its JSON-schema validation, and the function that turns
- * `electronFuses` into the fuse wire it flips in the packaged Electron binary. Packaging itself
- * needs the Electron binary (internet), so it does not run here; these tests fail if a fuse that
- * must be off is turned on, or keytar stops being rebuilt and unpacked.
+ * code: its config loader, its JSON-schema validation, the function that turns `electronFuses`
+ * into the fuse wire it flips in the packaged Electron binary (on every platform), the writer of
+ * the Linux .desktop entry and the reader of macOS notarization credentials. Packaging itself
+ * needs the Electron binary (internet) and each platform's own tools, so it does not run here;
+ * these tests fail if a fuse that must be off is turned on, keytar stops being rebuilt and
+ * unpacked, an installer target or the voice-review scheme goes missing, the Windows installer
+ * would need administrator rights, or the macOS build loses its hardened runtime.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,7 +16,8 @@ import { getConfig, validateConfiguration } from 'app-builder-lib/out/util/confi
 import type { Configuration } from 'app-builder-lib';
 import { DebugLogger } from 'builder-util';
 import { minimatch } from 'minimatch';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { LINK_SCHEME } from '../../electron/shared/deep-link';
 
 const ROOT = join(__dirname, '../..');
 let config: Configuration;
@@ -91,9 +95,121 @@ describe('electron-builder.yml', () => {
     expect(packed('electron/main/index.ts')).toBe(false);
     expect(packed('test/main/packaging.test.ts')).toBe(false);
   });
+});
 
-  it('builds the Linux packages: AppImage and deb', () => {
-    const targets = [config.linux?.target ?? []].flat().map((t) => (typeof t === 'string' ? t : t.target));
-    expect(targets).toEqual(expect.arrayContaining(['AppImage', 'deb']));
+/** Target names of a platform's `target` list. */
+function targetsOf(platform: { target?: unknown } | null | undefined): string[] {
+  return [platform?.target ?? []].flat().map((t) => (typeof t === 'string' ? t : (t as { target: string }).target));
+}
+
+/** The [Desktop Entry] electron-builder 26 writes for the Linux packages (its own LinuxTargetHelper). */
+async function linuxDesktopEntry(): Promise<string> {
+  const { LinuxTargetHelper } = (await import('app-builder-lib/out/targets/LinuxTargetHelper')) as unknown as {
+    LinuxTargetHelper: { prototype: { computeDesktopEntry: (o: unknown, exec?: string) => Promise<string> } };
+  };
+  const packager = {
+    appInfo: { productName: 'Voice Review', sanitizedProductName: 'Voice Review', description: 'Reviews calls' },
+    executableName: config.linux?.executableName,
+    info: { metadata: { desktopName: 'voice-review.desktop' } },
+    fileAssociations: [],
+    config,
+    platformSpecificBuildOptions: config.linux,
+  };
+  const helper = Object.assign(Object.create(LinuxTargetHelper.prototype) as object, { packager });
+  return LinuxTargetHelper.prototype.computeDesktopEntry.call(helper, config.linux);
+}
+
+describe('installers', () => {
+  it('builds AppImage and deb on Linux, NSIS on Windows and dmg on macOS', () => {
+    expect(targetsOf(config.linux)).toEqual(['AppImage', 'deb']);
+    expect(targetsOf(config.win)).toEqual(['nsis']);
+    expect(targetsOf(config.mac)).toEqual(['dmg']);
+  });
+
+  it('registers the voice-review scheme for macOS and Windows, and in the Linux .desktop entry', async () => {
+    const protocols = [config.protocols ?? []].flat();
+    expect(protocols).toEqual([{ name: 'Voice Review link', schemes: [LINK_SCHEME] }]);
+    const entry = await linuxDesktopEntry();
+    // Listed once, by electron-builder from `protocols`; %U hands the link to the app as an argument.
+    expect(entry).toMatch(/^MimeType=x-scheme-handler\/voice-review;$/m);
+    expect(entry).toMatch(/^Exec=.*voice-review"? %U$/m);
+  });
+
+  it('installs per user on Windows: a one-click installer that never asks for administrator rights', () => {
+    expect(config.nsis).toMatchObject({ oneClick: true, perMachine: false, allowElevation: false });
+  });
+
+  it('signs the macOS app with the hardened runtime and only the JIT entitlement', () => {
+    expect(config.mac).toMatchObject({ hardenedRuntime: true });
+    expect(config.mac?.notarize).not.toBe(false);
+    for (const file of [config.mac?.entitlements, config.mac?.entitlementsInherit]) {
+      const plist = readFileSync(join(ROOT, String(file)), 'utf8').replace(/<!--[\s\S]*?-->/g, '');
+      const keys = [...plist.matchAll(/<key>([^<]+)<\/key>\s*<(true|false)\/>/g)].map((m) => [m[1], m[2]]);
+      expect(keys).toEqual([['com.apple.security.cs.allow-jit', 'true']]);
+    }
+  });
+
+  describe('macOS notarization', () => {
+    const APPLE_VARS = [
+      'APPLE_ID',
+      'APPLE_APP_SPECIFIC_PASSWORD',
+      'APPLE_TEAM_ID',
+      'APPLE_API_KEY',
+      'APPLE_API_KEY_ID',
+      'APPLE_API_ISSUER',
+      'APPLE_KEYCHAIN',
+      'APPLE_KEYCHAIN_PROFILE',
+    ];
+    afterEach(() => vi.unstubAllEnvs());
+    const notarizeOptions = async () => {
+      const { MacTargetHelper } = (await import('app-builder-lib/out/mac/MacTargetHelper')) as unknown as {
+        MacTargetHelper: { getNotarizeOptions: (appPath: string) => Record<string, unknown> | undefined };
+      };
+      return MacTargetHelper.getNotarizeOptions('/tmp/Voice Review.app');
+    };
+
+    it('reads Apple credentials from the environment when present', async () => {
+      for (const name of APPLE_VARS) vi.stubEnv(name, undefined);
+      vi.stubEnv('APPLE_ID', 'builds@example.com');
+      vi.stubEnv('APPLE_APP_SPECIFIC_PASSWORD', 'abcd-efgh-ijkl-mnop');
+      vi.stubEnv('APPLE_TEAM_ID', 'ABCDE12345');
+      expect(await notarizeOptions()).toMatchObject({
+        tool: 'notarytool',
+        appleId: 'builds@example.com',
+        teamId: 'ABCDE12345',
+      });
+    });
+
+    it('skips notarization without them', async () => {
+      for (const name of APPLE_VARS) vi.stubEnv(name, undefined);
+      expect(await notarizeOptions()).toBeUndefined();
+    });
+  });
+
+  it('flips the same fuses on every platform: no platform section may carry fuses of its own', async () => {
+    for (const platform of ['mac', 'win', 'linux'] as const) {
+      expect(config[platform]).not.toHaveProperty('electronFuses');
+      const override = { ...config, [platform]: { ...config[platform], electronFuses: { runAsNode: true } } };
+      await expect(validateConfiguration(override, new DebugLogger(false))).rejects.toThrow(
+        new RegExp(`configuration.${platform}`),
+      );
+    }
+  });
+
+  it('has icons for each platform: a 1024-pixel PNG, an ICO and an ICNS', () => {
+    const png = readFileSync(join(ROOT, 'build/icon.png'));
+    expect(png.subarray(1, 4).toString('ascii')).toBe('PNG');
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1024, 1024]);
+    const ico = readFileSync(join(ROOT, String(config.win?.icon)));
+    expect([ico.readUInt16LE(0), ico.readUInt16LE(2)]).toEqual([0, 1]);
+    expect(ico.readUInt16LE(4)).toBeGreaterThanOrEqual(1);
+    // A 256-pixel image is stored with 0 as its width and height.
+    const sizes = Array.from({ length: ico.readUInt16LE(4) }, (_, i) => ico.readUInt8(6 + 16 * i) || 256);
+    expect(sizes).toContain(256);
+    const icns = readFileSync(join(ROOT, String(config.mac?.icon)));
+    expect(icns.subarray(0, 4).toString('ascii')).toBe('icns');
+    expect(icns.readUInt32BE(4)).toBe(icns.length);
+    expect(icns.includes(Buffer.from('ic10'))).toBe(true);
+    expect(config.linux?.icon).toBe('build/icon.png');
   });
 });
