@@ -112,10 +112,12 @@ export function createMainStack(options: MainStackOptions): MainStack {
   });
   const locate = (sid: string) => session.locateRecording(sid);
   const decoder = options.peaksDecoder;
+  const workerDecoder =
+    decoder === undefined || typeof decoder === 'function' ? null : createWorkerDecoder(decoder.workerPath);
   const peaks = createPeaksService({
     locate,
     cacheDir: options.peaksCacheDir === undefined ? join(options.userDataDir, 'peaks-cache') : options.peaksCacheDir,
-    decode: decoder === undefined || typeof decoder === 'function' ? decoder : createWorkerDecoder(decoder.workerPath),
+    decode: workerDecoder ?? (typeof decoder === 'function' ? decoder : undefined),
     recordings,
   });
   const handlers = createHandlers({
@@ -138,6 +140,8 @@ export function createMainStack(options: MainStackOptions): MainStack {
     close: async () => {
       await session.close();
       await recordings.close();
+      await workerDecoder?.close();
+      await peaks.flush();
     },
   };
 }

@@ -83,4 +83,25 @@ describe('peaks decoded in the worker thread', () => {
   it('passes a failed download through as that failure, not as an undecodable recording', async () => {
     await expect(inWorker(chunksOf(fixtures.wavPcm16Stereo.file, 8192))).rejects.toMatchObject({ kind: 'network' });
   });
+
+  it('keeps one warm worker: recording after recording, and after a failure, each waveform is right', async () => {
+    const decoder = createWorkerDecoder(PEAKS_WORKER);
+    try {
+      const stereo = fixtures.wavPcm16Stereo;
+      const expected = await decodeToPeaks(chunksOf(stereo.file));
+      expect(await decoder(chunksOf(stereo.file))).toEqual(expected);
+      // The same worker again: nothing of the first recording may leak into the second.
+      expect(await decoder(chunksOf(stereo.file))).toEqual(expected);
+      await expect(decoder(chunksOf(stereo.file, 8192))).rejects.toMatchObject({ kind: 'network' });
+      await expect(decoder(chunksOf(new TextEncoder().encode('not audio'.repeat(200))))).rejects.toMatchObject({
+        kind: 'invalid_response',
+      });
+      // Two at once: the second gets a worker of its own.
+      const both = await Promise.all([decoder(chunksOf(stereo.file)), decoder(chunksOf(fixtures.wavMuLaw.file))]);
+      expect(both[0]).toEqual(expected);
+      expect(both[1]).toEqual(await decodeToPeaks(chunksOf(fixtures.wavMuLaw.file)));
+    } finally {
+      await decoder.close();
+    }
+  });
 });

@@ -121,7 +121,9 @@ describe('disk cache of peaks', () => {
     for (const sid of sids) host.files.set(`/r/${sid}`, { bytes: stereo });
     // Measure one entry, then allow room for two and a half.
     const probeDir = tempDir();
-    await service(probeDir).get(sids[0]!);
+    const probe = service(probeDir);
+    await probe.get(sids[0]!);
+    await probe.flush();
     const entryBytes = dirBytes(probeDir);
     const capBytes = Math.floor(entryBytes * 2.5);
     const capped = service(dir, { cacheMaxBytes: capBytes });
@@ -130,19 +132,23 @@ describe('disk cache of peaks', () => {
     await capped.get(sids[1]!);
     expect((await capped.get(sids[0]!)).fromCache).toBe(true); // sids[0] is now the most recently used
     await capped.get(sids[2]!); // over the cap: sids[1], least recently used, goes
+    await capped.flush();
     expect(dirBytes(dir)).toBeLessThanOrEqual(capBytes);
     expect(cacheFiles(dir)).toHaveLength(2);
     expect((await capped.get(sids[0]!)).fromCache).toBe(true);
     expect((await capped.get(sids[2]!)).fromCache).toBe(true);
     expect((await capped.get(sids[1]!)).fromCache).toBe(false);
     await capped.get(sids[3]!);
+    await capped.flush();
     expect(dirBytes(dir)).toBeLessThanOrEqual(capBytes);
   });
 
   it('deletes a corrupt cache file and recomputes the peaks', async () => {
     const dir = tempDir();
     host.files.set(`/r/${SID}`, { bytes: stereo });
-    const original = await service(dir).get(SID);
+    const first = service(dir);
+    const original = await first.get(SID);
+    await first.flush();
     const [file] = cacheFiles(dir);
     fs.writeFileSync(path.join(dir, file!), '{"format":1,"durationSeconds":4,"channels":[{"min":[0.1');
     const recomputed = await service(dir).get(SID);

@@ -61,12 +61,21 @@ const cacheFileSchema = z
     message: 'channel lengths differ from length',
   });
 
+/**
+ * Writes queued per cache folder, shared by every cache on that folder in this process: writes
+ * land one after another, and a read waits for the writes queued before it, so a waveform just
+ * computed (its write not awaited by the service) is found by the next view.
+ */
+const pendingWrites = new Map<string, Promise<void>>();
+
 /** The disk cache of one folder. */
 export interface PeaksCache {
   /** The cached peaks for `key`, or null (missing, unreadable, or corrupt: a corrupt file is deleted). Touches the entry. */
   read(key: string): Promise<ComputedPeaks | null>;
   /** Stores `peaks` under `key` atomically, then evicts least-recently-used entries over the cap. */
   write(key: string, peaks: ComputedPeaks): Promise<void>;
+  /** Resolves once every write queued so far is on disk (or given up). */
+  settled(): Promise<void>;
 }
 
 /**
@@ -74,7 +83,7 @@ export interface PeaksCache {
  * {@link DEFAULT_CACHE_MAX_BYTES}). Writes and evictions run one at a time.
  */
 export function createPeaksCache(dir: string, maxBytes = DEFAULT_CACHE_MAX_BYTES): PeaksCache {
-  let queue: Promise<void> = Promise.resolve();
+  const queueOf = (): Promise<void> => pendingWrites.get(dir) ?? Promise.resolve();
   const fileOf = (key: string): string => path.join(dir, `${key}.json`);
 
   async function evict(): Promise<void> {
@@ -102,6 +111,8 @@ export function createPeaksCache(dir: string, maxBytes = DEFAULT_CACHE_MAX_BYTES
 
   return {
     async read(key) {
+      // A write still queued (the service does not wait for it) lands first.
+      await queueOf();
       const file = fileOf(key);
       let text: string;
       try {
@@ -139,9 +150,14 @@ export function createPeaksCache(dir: string, maxBytes = DEFAULT_CACHE_MAX_BYTES
           await fs.rm(temp, { force: true }).catch(() => undefined);
         }
       };
-      const run = queue.then(task);
-      queue = run;
+      const run = queueOf().then(task);
+      pendingWrites.set(dir, run);
+      void run.then(() => {
+        if (pendingWrites.get(dir) === run) pendingWrites.delete(dir);
+      });
       return run;
     },
+
+    settled: queueOf,
   };
 }

@@ -47,6 +47,11 @@ export interface PeaksService {
    * The last few finished computations are remembered.
    */
   progress(sid: string): PeaksProgress | null;
+  /**
+   * Resolves once the disk cache writes of the peaks computed so far are done (a computation
+   * answers before its peaks are on disk); main waits for it at quit.
+   */
+  flush(): Promise<void>;
 }
 
 /** Finished computations whose final peaks {@link PeaksService.progress} still answers with. */
@@ -107,7 +112,9 @@ export function createPeaksService(options: PeaksServiceOptions): PeaksService {
       progress.latest = progressOf({ ...partial, fromCache: false }, false);
     });
     location.report(null);
-    if (cache && key) await cache.write(key, peaks).catch(() => undefined);
+    // Written in the background: the waveform is not held back by the disk (a cache read waits
+    // for writes still queued, see cache.ts, so a second view finds the file).
+    if (cache && key) void cache.write(key, peaks).catch(() => undefined);
     return { ...peaks, fromCache: false };
   }
 
@@ -136,6 +143,7 @@ export function createPeaksService(options: PeaksServiceOptions): PeaksService {
       }
     },
     progress: (sid) => bySid.get(sid)?.progress.latest ?? null,
+    flush: () => cache?.settled() ?? Promise.resolve(),
   };
 
   /** Starts the computation of `location`'s peaks, listed in `running` under `runKey` until it ends. */

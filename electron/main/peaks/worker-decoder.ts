@@ -32,6 +32,14 @@ export interface WorkerDecoderOptions {
   maxChunksInFlight?: number;
   /** V8 heap limits of each worker (default {@link PEAKS_WORKER_LIMITS}). */
   resourceLimits?: ResourceLimits;
+  /** Start a worker at once and keep one waiting between recordings (default true). */
+  keepWarm?: boolean;
+}
+
+/** A {@link PeaksDecoder} backed by worker threads, which main stops with `close()` at quit. */
+export interface WorkerPeaksDecoder extends PeaksDecoder {
+  /** Stops the waiting worker; recordings still decoding finish and their workers stop then. */
+  close(): Promise<void>;
 }
 
 /**
@@ -54,44 +62,100 @@ export const WORKER_STOPPED_MESSAGE =
   'The waveform is not drawn for this recording because its decoder stopped unexpectedly; it may still play.';
 
 /**
- * A {@link PeaksDecoder} that starts one worker thread per recording from `scriptPath` (the built
- * worker). Chunks are transferred (not copied) with at most `maxChunksInFlight` waiting, so the
- * recording is never held whole.
+ * A {@link PeaksDecoder} running in worker threads started from `scriptPath` (the built worker).
+ * One worker is started at once and kept waiting (unreferenced, so it never keeps the process
+ * alive), so a call's peaks start decoding without a thread start or a WebAssembly compile; a
+ * second recording decoded at the same time gets a worker of its own. A worker that decoded a
+ * recording is kept as the waiting one; a worker whose recording failed is stopped, so no state
+ * of a broken stream carries over. Chunks are transferred (not copied) with at most
+ * `maxChunksInFlight` waiting, so the recording is never held whole.
  * @throws the error of `chunks` itself (a failed download) unchanged; ApiError kind
  *   'invalid_response' when the audio cannot be decoded, is over a decoding cap, or the worker
  *   dies ({@link WORKER_OUT_OF_MEMORY_MESSAGE} when it outgrew its heap limits).
  */
-export function createWorkerDecoder(scriptPath: string, options: WorkerDecoderOptions = {}): PeaksDecoder {
+export function createWorkerDecoder(scriptPath: string, options: WorkerDecoderOptions = {}): WorkerPeaksDecoder {
   const maxInFlight = options.maxChunksInFlight ?? 8;
-  return async (chunks, onProgress) => {
+  const keepWarm = options.keepWarm ?? true;
+  /** The worker kept waiting for the next recording, if any. */
+  const pool: { waiting: Worker | null; closed: boolean } = { waiting: null, closed: false };
+  const spawn = (): Worker => {
     const worker = new Worker(scriptPath, { resourceLimits: options.resourceLimits ?? PEAKS_WORKER_LIMITS });
-    const flow = createFlowControl(maxInFlight);
-    const result = new Promise<ComputedPeaks>((resolve, reject) => {
-      worker.on('message', (message: WorkerResponse) => {
-        if (message.type === 'ack') flow.acknowledged();
-        else if (message.type === 'progress') onProgress?.(message.peaks);
-        else if (message.type === 'done') resolve(message.peaks);
-        else reject(new ApiError(message.error));
-      });
-      worker.on('error', (err) => reject(workerDied(err)));
-      worker.on('exit', () => reject(new ApiError({ kind: 'invalid_response', message: WORKER_STOPPED_MESSAGE })));
+    // A waiting worker that fails or exits is dropped (an 'error' without a listener would throw in main).
+    worker.on('error', () => undefined);
+    worker.once('exit', () => {
+      if (pool.waiting === worker) pool.waiting = null;
     });
-    // The worker may fail early (unknown format): stop sending then.
-    result.catch(() => flow.stop());
+    worker.unref();
+    return worker;
+  };
+  if (keepWarm) pool.waiting = spawn();
+  /** Keeps `worker` as the waiting one, or stops it when another already waits or the decoder is closed. */
+  const keep = async (worker: Worker): Promise<void> => {
+    if (pool.waiting === null && !pool.closed) pool.waiting = worker;
+    else await worker.terminate();
+  };
+
+  const decode = async (chunks: AsyncIterable<Uint8Array>, onProgress?: (peaks: ComputedPeaks) => void) => {
+    const worker = pool.waiting ?? spawn();
+    pool.waiting = null;
+    worker.ref();
+    let reusable = false;
     try {
-      for await (const chunk of chunks) {
-        if (flow.stopped()) break;
-        // Copy into a buffer of its own so transferring it cannot detach memory the stream still uses.
-        const data = chunk.slice();
-        worker.postMessage({ type: 'chunk', data } satisfies WorkerRequest, [data.buffer]);
-        await flow.sent();
-      }
-      if (!flow.stopped()) worker.postMessage({ type: 'end' } satisfies WorkerRequest);
-      return await result;
+      const peaks = await decodeIn(worker, chunks, maxInFlight, onProgress);
+      reusable = keepWarm;
+      return peaks;
     } finally {
-      await worker.terminate();
+      worker.unref();
+      await (reusable ? keep(worker) : worker.terminate());
     }
   };
+  return Object.assign(decode, {
+    close: async () => {
+      pool.closed = true;
+      const worker = pool.waiting;
+      pool.waiting = null;
+      await worker?.terminate();
+    },
+  });
+}
+
+/** Sends `chunks` to `worker` (one recording) and resolves with its peaks; see {@link createWorkerDecoder}. */
+async function decodeIn(
+  worker: Worker,
+  chunks: AsyncIterable<Uint8Array>,
+  maxInFlight: number,
+  onProgress?: (peaks: ComputedPeaks) => void,
+): Promise<ComputedPeaks> {
+  const flow = createFlowControl(maxInFlight);
+  let onMessage: (message: WorkerResponse) => void = () => undefined;
+  let onError: (err: unknown) => void = () => undefined;
+  let onExit: () => void = () => undefined;
+  const result = new Promise<ComputedPeaks>((resolve, reject) => {
+    onMessage = (message) => {
+      if (message.type === 'ack') flow.acknowledged();
+      else if (message.type === 'progress') onProgress?.(message.peaks);
+      else if (message.type === 'done') resolve(message.peaks);
+      else reject(new ApiError(message.error));
+    };
+    onError = (err) => reject(workerDied(err));
+    onExit = () => reject(new ApiError({ kind: 'invalid_response', message: WORKER_STOPPED_MESSAGE }));
+  });
+  worker.on('message', onMessage).on('error', onError).on('exit', onExit);
+  // The worker may fail early (unknown format): stop sending then.
+  result.catch(() => flow.stop());
+  try {
+    for await (const chunk of chunks) {
+      if (flow.stopped()) break;
+      // Copy into a buffer of its own so transferring it cannot detach memory the stream still uses.
+      const data = chunk.slice();
+      worker.postMessage({ type: 'chunk', data } satisfies WorkerRequest, [data.buffer]);
+      await flow.sent();
+    }
+    if (!flow.stopped()) worker.postMessage({ type: 'end' } satisfies WorkerRequest);
+    return await result;
+  } finally {
+    worker.off('message', onMessage).off('error', onError).off('exit', onExit);
+  }
 }
 
 /** The worded error for a worker that emitted `error` (out of memory, or an uncaught exception). */
