@@ -273,6 +273,33 @@
    * (document.body.offsetHeight). Svelte's update runs in the microtask between the two.
    * Resolves with [{ms, active}] where `active` is the highlighted row's text (to count changes).
    */
+  /**
+   * Types `text` into the transcript's search field one character at a time, as a person would,
+   * and times each keystroke: from the input event to the first moment after the next paint
+   * (requestAnimationFrame, then a task), by when the matches are counted, highlighted in the
+   * rows shown and the current one scrolled into view. Resolves with one sample per keystroke:
+   * { ms, marks } (marks = highlighted ranges in the DOM after that keystroke). Clears the field
+   * (Escape) at the end.
+   */
+  B.measureSearch = async (text) => {
+    const field = document.querySelector('input[aria-label="Search the transcript"]');
+    if (!field) throw new Error('No transcript search field');
+    const setValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set;
+    const afterPaint = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+    field.focus();
+    const samples = [];
+    for (let i = 1; i <= text.length; i++) {
+      const start = now();
+      setValue.call(field, text.slice(0, i));
+      field.dispatchEvent(new Event('input', { bubbles: true }));
+      await afterPaint();
+      samples.push({ ms: now() - start, marks: document.querySelectorAll('mark').length });
+    }
+    field.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+    await afterPaint();
+    return samples;
+  };
+
   B.measureTicks = ({ count, startSeconds, rate }) =>
     new Promise((resolve, reject) => {
       const media = document.querySelector('audio, video');

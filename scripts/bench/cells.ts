@@ -45,6 +45,8 @@ export interface TranscriptSamples {
   tick500Ms: number[];
   tickChanges: number;
   ticks: number;
+  /** 5,000 entries: keystroke in the search field to highlighted results painted, one sample per keystroke (ms). */
+  searchMs: number[];
   notes: Set<string>;
 }
 
@@ -93,6 +95,7 @@ export function createResults(): BenchResults {
       tick500Ms: [],
       tickChanges: 0,
       ticks: 0,
+      searchMs: [],
       notes: new Set(),
     },
   };

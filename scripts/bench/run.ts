@@ -15,7 +15,8 @@
  *   - renderer memory added: PSS of the renderer processes after GC (and the JS heap), from before
  *     the action to 1 s after first audio and waveform (scripts/bench/memory.ts);
  *   - transcript painted after the response for 500 and 5,000 entries (p95 and median), and for
- *     5,000 entries the highlight update per playback tick.
+ *     5,000 entries the highlight update per playback tick and the search (keystroke to highlighted
+ *     results painted).
  * and prints them side by side with the performance targets, PASS/FAIL, and the machine
  * (scripts/bench/report.ts). Main is the app's own (createMainStack, scripts/bench/link.ts) and the
  * page's `window.api` the built preload (test/fixtures/preload-bridge.ts), so every call crosses
@@ -72,6 +73,8 @@ const APP_AGENT = `window.__benchIpc = ${JSON.stringify(BENCH_IPC)};\nwindow.__b
 
 /** Longest wait for one measurement to finish, ms. */
 const STEP_TIMEOUT_MS = 90_000;
+/** What is typed in the 5,000-entry transcript's search: a common word, then one entry's own words. */
+const SEARCH_QUERIES = ['appointment', 'entry 4381'];
 /** Playback ticks measured per 5,000-entry view. */
 const TICKS_PER_VIEW = 24;
 
@@ -402,10 +405,25 @@ async function measureTranscripts(browser: Browser, link: BenchLink, into: Trans
         if (previous !== undefined && tick.active !== previous) into.tickChanges++;
         previous = tick.active;
       }
+      await measureSearch(page, into);
     }
   }
   if (errors.length) into.notes.add(`page errors: ${errors.slice(0, 2).join(' | ').slice(0, 200)}`);
   await page.context().close();
+}
+
+/**
+ * Searches the 5,000-entry transcript as a person types: a word found in most entries (every
+ * keystroke re-highlights hundreds of rows' worth of matches) and one entry's own words.
+ */
+async function measureSearch(page: Page, into: TranscriptSamples): Promise<void> {
+  for (const text of SEARCH_QUERIES) {
+    const samples = await page.evaluate<Array<{ ms: number; marks: number }>>(
+      `window.__bench.measureSearch(${JSON.stringify(text)})`,
+    );
+    if (samples.at(-1)?.marks === 0) into.notes.add(`search for "${text}" highlighted nothing`);
+    into.searchMs.push(...samples.map((s) => s.ms));
+  }
 }
 
 /** Adds one measurement to its cell. */
