@@ -5,7 +5,9 @@
  * schemes registered privileged before ready, sandbox forced, every contract channel guarded by
  * the sender check (the same channels the end-to-end harness registers), the app served over
  * app:// with its CSP, permissions denied, navigation, webviews and pop-ups locked, the window
- * hardened (secureWebPreferences) and its position remembered, the log in the user-data folder.
+ * hardened (secureWebPreferences) and its position remembered, the log in the user-data folder,
+ * the voice-review scheme registered with one instance (links from a second start and from
+ * macOS's open-url read by main and pushed to the window), and the native menu.
  * (test/e2e/electron-smoke.test.ts runs the same bundle in real Electron where it is installed.)
  */
 import { EventEmitter } from 'node:events';
@@ -16,13 +18,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { secureWebPreferences } from '../../electron/main/security';
-import { API_METHODS, channelOf } from '../../electron/shared/contract';
+import { API_METHODS, channelOf, PUSH_CHANNELS, type OpenLinkPush } from '../../electron/shared/contract';
 import { ROOT, startHarnessMain } from './harness';
 
 interface FakeWindow extends EventEmitter {
   options: { webPreferences: Record<string, unknown>; [key: string]: unknown };
   loadedUrl?: string;
+  /** What main pushed to the page (`webContents.send`), in order. */
+  sent: Array<[string, unknown]>;
+  focused: number;
 }
+type MenuTemplate = Array<{ label?: string; role?: string; id?: string; click?: () => void; submenu?: MenuTemplate }>;
 type Handler = (...args: unknown[]) => unknown;
 
 const record = {
@@ -36,6 +42,9 @@ const record = {
   headersReceived: null as null | Handler,
   windows: [] as FakeWindow[],
   opened: [] as string[],
+  singleInstanceLockAsked: false,
+  protocolClients: [] as unknown[][],
+  menu: null as MenuTemplate | null,
 };
 let ready = false;
 let outDir: string;
@@ -51,7 +60,15 @@ const app = Object.assign(new EventEmitter(), {
   getVersion: () => '0.0.0-test',
   getName: () => 'Voice Review',
   isReady: () => ready,
-  requestSingleInstanceLock: () => true,
+  requestSingleInstanceLock: () => {
+    record.singleInstanceLockAsked = true;
+    return true;
+  },
+  setAsDefaultProtocolClient: (...args: unknown[]) => {
+    record.protocolClients.push(args);
+    return true;
+  },
+  setAboutPanelOptions: () => undefined,
   whenReady: () =>
     new Promise<void>((resolve) => {
       setImmediate(() => {
@@ -64,6 +81,9 @@ const app = Object.assign(new EventEmitter(), {
 class BrowserWindow extends EventEmitter {
   static getAllWindows = () => record.windows;
   loadedUrl?: string;
+  sent: Array<[string, unknown]> = [];
+  focused = 0;
+  webContents = { send: (channel: string, payload: unknown) => this.sent.push([channel, payload]) };
   constructor(public options: FakeWindow['options']) {
     super();
     record.windows.push(this);
@@ -87,12 +107,18 @@ class BrowserWindow extends EventEmitter {
   }
   maximize() {}
   show() {}
-  focus() {}
+  focus() {
+    this.focused += 1;
+  }
   restore() {}
 }
 const fakeElectron = {
   app,
   BrowserWindow,
+  Menu: {
+    buildFromTemplate: (template: MenuTemplate) => template,
+    setApplicationMenu: (menu: MenuTemplate) => (record.menu = menu),
+  },
   ipcMain: {
     handle: (channel: string, fn: Handler) => record.ipcHandlers.set(channel, fn),
     removeHandler: (channel: string) => record.ipcHandlers.delete(channel),
@@ -146,6 +172,8 @@ beforeAll(() => {
   };
   const requireFromRoot = createRequire(join(ROOT, 'package.json'));
   requireFromRoot(join(outDir, 'main/index.js'));
+  // macOS hands over the link that started the app before ready: it must wait for the window.
+  app.emit('open-url', { preventDefault: () => undefined }, `voice-review://interactions/${SID}?t=5`);
   // The bundle's electron-log instance (same module cache): stop its global error catching afterwards.
   const log = requireFromRoot('electron-log/main') as { errorHandler: { stopCatching(): void } };
   stopCatching = () => log.errorHandler.stopCatching();
@@ -157,6 +185,8 @@ afterAll(() => {
   rmSync(outDir, { recursive: true, force: true });
   rmSync(userData, { recursive: true, force: true });
 });
+
+const SID = 'interaction_1b4e28ba-2fa1-11d2-883f-0016d3cca427';
 
 const window = async () => {
   await vi.waitFor(() => expect(record.windows[0]?.loadedUrl).toBeDefined(), { timeout: 10_000 });
@@ -327,5 +357,89 @@ describe('the built main process', () => {
       bounds: { x: 40, y: 30, width: 1111, height: 777 },
       maximized: false,
     });
+  });
+});
+
+describe('links and the menu in the built main process', () => {
+  const openLinkPushes = (win: FakeWindow) => win.sent.filter(([channel]) => channel === PUSH_CHANNELS.openLink);
+
+  it('asks for the single-instance lock and registers the voice-review scheme', () => {
+    expect(record.singleInstanceLockAsked).toBe(true);
+    // Not run as `electron .` (process.defaultApp unset): the scheme alone.
+    expect(record.protocolClients).toEqual([['voice-review']]);
+  });
+
+  it('delivers a link received before the window existed once its page is loaded', async () => {
+    const win = await window();
+    await vi.waitFor(() => expect(openLinkPushes(win).length).toBeGreaterThan(0));
+    const expected: OpenLinkPush = { ok: true, link: { sid: SID, atSeconds: 5, workspaceName: null } };
+    expect(openLinkPushes(win)[0]).toEqual([PUSH_CHANNELS.openLink, expected]);
+  });
+
+  it('routes the link of a second start to the window, parsed, and brings the window to the front', async () => {
+    const win = await window();
+    const before = openLinkPushes(win).length;
+    const focused = win.focused;
+    const link = `voice-review://interactions/${SID}?t=30&workspace=Production%20EU`;
+    app.emit('second-instance', {}, ['C:\\Voice Review\\Voice Review.exe', '--allow-file-access', link], 'C:\\');
+    const expected: OpenLinkPush = { ok: true, link: { sid: SID, atSeconds: 30, workspaceName: 'Production EU' } };
+    expect(openLinkPushes(win).slice(before)).toEqual([[PUSH_CHANNELS.openLink, expected]]);
+    expect(win.focused).toBeGreaterThan(focused);
+    // A second start without a link only brings the window to the front.
+    app.emit('second-instance', {}, ['C:\\Voice Review\\Voice Review.exe'], 'C:\\');
+    expect(openLinkPushes(win)).toHaveLength(before + 1);
+  });
+
+  it('refuses a hostile link with words, and logs the refusal without the link', async () => {
+    const win = await window();
+    const before = openLinkPushes(win).length;
+    app.emit(
+      'second-instance',
+      {},
+      ['voice-review', `voice-review://interactions/${SID}?token=sk_live_9f8e7d6c5b4a3210`],
+      '/',
+    );
+    const prevented = { value: false };
+    app.emit(
+      'open-url',
+      { preventDefault: () => (prevented.value = true) },
+      'voice-review://interactions/../../etc/passwd',
+    );
+    expect(prevented.value).toBe(true);
+    const refusals = openLinkPushes(win)
+      .slice(before)
+      .map(([, push]) => push as { ok: boolean; message: string });
+    expect(refusals.map((r) => r.ok)).toEqual([false, false]);
+    expect(refusals[0]!.message).toMatch(/never carries a key/);
+    expect(refusals[1]!.message).toMatch(/does not name a well-formed interaction SID/);
+    const logText = readFileSync(join(userData, 'logs', 'main.log'), 'utf8');
+    expect(logText).toContain('Refused a voice-review link (second-instance)');
+    expect(logText).toContain('Refused a voice-review link (open-url)');
+    expect(logText).not.toContain('sk_live');
+    expect(logText).not.toContain('etc/passwd');
+  });
+
+  it('builds the menu with the Edit roles, and without reload or DevTools in the packaged app', async () => {
+    const win = await window();
+    const menu = record.menu!;
+    const items = (template: MenuTemplate): MenuTemplate =>
+      template.flatMap((item) => [item, ...items(item.submenu ?? [])]);
+    const edit = menu.find((m) => m.label === 'Edit')!;
+    expect(edit.submenu!.filter((i) => i.role).map((i) => i.role)).toEqual([
+      'undo',
+      'redo',
+      'cut',
+      'copy',
+      'paste',
+      'pasteAndMatchStyle',
+      'delete',
+      'selectAll',
+    ]);
+    const roles = items(menu).map((i) => i.role);
+    expect(roles).not.toContain('reload');
+    expect(roles).not.toContain('toggleDevTools');
+    expect(roles).toEqual(expect.arrayContaining(['zoomIn', 'zoomOut', 'resetZoom', 'togglefullscreen']));
+    items(menu).find((i) => i.id === 'open-link')!.click!();
+    expect(win.sent.at(-1)).toEqual([PUSH_CHANNELS.menuCommand, 'open-link']);
   });
 });
