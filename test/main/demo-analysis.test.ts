@@ -10,33 +10,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeToPeaks } from '../../electron/main/peaks/decode';
 import type { RecordingPeaks } from '../../electron/shared/contract';
 import type { LogEntry } from '../../electron/shared/domain';
-import type { LaneRoles, TurnTiming, TurnTimingOptions } from '../../renderer/src/lib/interaction/analysis/types';
-
-/**
- * The renderer's analysis, loaded by a path the main process's type check does not follow (the
- * renderer's modules import shared types through the `$shared` alias, which only the renderer's
- * TypeScript project knows); the signatures are the modules' own.
- */
-const ANALYSIS_DIR = '../../renderer/src/lib/interaction/analysis';
-const { inferLaneRoles } = (await import(`${ANALYSIS_DIR}/lane-roles`)) as {
-  inferLaneRoles: (peaks: RecordingPeaks | null, log: readonly LogEntry[]) => LaneRoles;
-};
-const { analyseTurnTiming, DEFAULT_TURN_TIMING } = (await import(`${ANALYSIS_DIR}/turn-timing`)) as {
-  analyseTurnTiming: (
-    log: readonly LogEntry[],
-    peaks: RecordingPeaks | null,
-    laneRoles: LaneRoles,
-    options: TurnTimingOptions,
-  ) => TurnTiming;
-  DEFAULT_TURN_TIMING: TurnTimingOptions;
-};
-const { checkTranscriptTiming } = (await import(`${ANALYSIS_DIR}/timing-check`)) as {
-  checkTranscriptTiming: (
-    log: readonly LogEntry[],
-    peaks: RecordingPeaks | null,
-    call: { durationSeconds: number | null },
-  ) => string | null;
-};
+import { inferLaneRoles } from '../../renderer/src/lib/interaction/analysis/lane-roles';
+import { checkTranscriptTiming } from '../../renderer/src/lib/interaction/analysis/timing-check';
+import { analyseTurnTiming, DEFAULT_TURN_TIMING } from '../../renderer/src/lib/interaction/analysis/turn-timing';
 
 const DEMO_DIR = path.resolve(__dirname, '..', '..', 'resources', 'demo');
 const SLOW_SID = 'interaction_5e1a7c3d-9b24-4f6e-8a10-c2d4e6f80a13';
