@@ -86,6 +86,13 @@ export class FakeWaveSurfer {
       },
     };
   }
+  /** Options changed after creation (lane colours); merged into `options`. */
+  setOptions(options: Partial<FakeWaveSurferOptions>) {
+    Object.assign(this.options, options);
+  }
+  getDecodedData(): unknown {
+    return null;
+  }
   getWrapper() {
     return this.wrapper;
   }

@@ -13,7 +13,7 @@ export interface LaneText {
   labels: readonly [string, string];
   /** Tooltip of the labels: how sure the inference is, or why there is none; null when nothing is known. */
   note: string | null;
-  /** Line for the legend when the lanes were inferred, e.g. "Agent (left), Caller (right): inferred from…"; else null. */
+  /** Line for the legend when the lanes were inferred, e.g. "Lanes: Agent (left), Caller (right). Inferred from…"; else null. */
   legend: string | null;
   /** For screen readers. */
   sentence: string;
@@ -32,7 +32,11 @@ export function laneText(laneRoles: LaneRoles | null): LaneText {
   return {
     labels,
     note: inferred ?? (laneRoles?.kind === 'unknown' ? laneRoles.reason : null),
-    legend: inferred ? `${labels.join(', ')}: ${inferred}` : null,
+    legend: inferred ? `Lanes: ${labels.join(', ')}. ${capitalised(inferred)}` : null,
     sentence: inferred ? `${shown}, ${inferred}.` : `${shown}.`,
   };
+}
+
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -7,7 +7,7 @@
 import { untrack } from 'svelte';
 import type { FlaggedMoment, LaneRoles, RoleRegion } from '../analysis/types';
 import type { waveformLayout } from '../waveform-peaks';
-import { createSurfer, type Surfer } from './surfer';
+import { createSurfer, laneStyles, type Surfer } from './surfer';
 import { WaveformMarks, type MarkHover } from './waveform-marks';
 import { fitPxPerSec, maxZoomLevel, pxPerSecAt, stepZoom, WHEEL_STEP_PX } from './zoom';
 
@@ -59,6 +59,16 @@ export class SurferView {
     $effect(() => {
       this.redraw();
     });
+    // The lanes take their speakers' colours once known.
+    $effect(() => {
+      const styles = laneStyles(source.laneRoles());
+      const instance = this.surfer?.surfer;
+      if (!instance || source.lanes() !== 2) return;
+      const options = untrack(() => instance.options);
+      if (JSON.stringify(options.splitChannels) === JSON.stringify(styles)) return;
+      instance.setOptions({ splitChannels: styles });
+      this.renderHeld();
+    });
     // Marks follow their props without re-creating wavesurfer; regions and flags are placed on
     // the recording's length, so they are placed again when it changes.
     $effect(() => {
@@ -82,7 +92,7 @@ export class SurferView {
   zoomBy(step: 1 | -1): void {
     const instance = this.surfer?.surfer;
     if (!instance) return;
-    const fit = fitPxPerSec(instance.getWidth(), this.source.duration());
+    const fit = fitPxPerSec(this.viewWidth || instance.getWidth(), this.source.duration());
     const level = stepZoom(this.zoomLevel, step, fit);
     if (level === this.zoomLevel) return;
     this.zoomLevel = level;
@@ -103,7 +113,14 @@ export class SurferView {
     if (!media || !container || lanes === 0 || !data || !durationSeconds) return;
     this.createdWith = data.channelData;
     const created = untrack(() =>
-      createSurfer({ container, media, ...data, durationSeconds, laneHeight: this.source.laneHeight() }),
+      createSurfer({
+        container,
+        media,
+        ...data,
+        durationSeconds,
+        laneHeight: this.source.laneHeight(),
+        laneRoles: this.source.laneRoles(),
+      }),
     );
     const instance = created.surfer;
     const measure = () => (this.viewWidth = instance.getWidth());
@@ -135,9 +152,14 @@ export class SurferView {
     if (!instance || !data || !durationSeconds || data.channelData === this.createdWith) return;
     this.createdWith = null;
     instance.setOptions({ peaks: data.channelData, duration: durationSeconds });
-    // setOptions keeps the new peaks but draws the old ones again: draw what it now holds.
-    const decoded = instance.getDecodedData();
-    if (decoded) void instance.getRenderer().render(decoded);
+    this.renderHeld();
+  }
+
+  // setOptions keeps new peaks but draws the old ones again: draw what wavesurfer now holds.
+  private renderHeld(): void {
+    const instance = this.surfer?.surfer;
+    const decoded = instance?.getDecodedData();
+    if (instance && decoded) void instance.getRenderer().render(decoded);
   }
 
   // Ctrl/Cmd + wheel over the waveform zooms (a listener that may prevent the page's own zoom).

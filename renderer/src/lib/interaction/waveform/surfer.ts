@@ -9,6 +9,7 @@ import HoverPlugin from 'wavesurfer.js/dist/plugins/hover.esm.js';
 import RegionsPlugin from 'wavesurfer.js/dist/plugins/regions.esm.js';
 import TimelinePlugin from 'wavesurfer.js/dist/plugins/timeline.esm.js';
 import { formatClock } from '../../format';
+import type { LaneRoles } from '../analysis/types';
 import { STEREO_LANE_STYLES, WAVEFORM_STYLE } from '../waveform-peaks';
 
 /** Height of the timeline under the waveform, in CSS pixels. */
@@ -25,6 +26,8 @@ export interface SurferSetup {
   durationSeconds: number;
   /** Height of one lane (the whole waveform for mono), in CSS pixels. */
   laneHeight: number;
+  /** Which lane carries whom (colours the lanes), or null. */
+  laneRoles: LaneRoles | null;
 }
 
 /** The player's wavesurfer and its regions plugin (for role regions and flags). */
@@ -46,7 +49,7 @@ export function createSurfer(setup: SurferSetup): Surfer {
     duration: setup.durationSeconds,
     height: setup.laneHeight,
     ...WAVEFORM_STYLE,
-    ...(setup.lanes === 2 ? { splitChannels: [...STEREO_LANE_STYLES] } : {}),
+    ...(setup.lanes === 2 ? { splitChannels: laneStyles(setup.laneRoles) } : {}),
     autoScroll: true,
     autoCenter: true,
     hideScrollbar: true,
@@ -69,4 +72,14 @@ export function createSurfer(setup: SurferSetup): Surfer {
   });
   const regions = surfer.registerPlugin(RegionsPlugin.create());
   return { surfer, regions };
+}
+
+/**
+ * Colours of the two lanes (wavesurfer's `splitChannels`), left then right: the agent's lane in the
+ * agent's indigo and the caller's in teal, as the transcript colours them, once the lanes are
+ * known; otherwise indigo on the left and teal on the right.
+ */
+export function laneStyles(laneRoles: LaneRoles | null): Array<(typeof STEREO_LANE_STYLES)[number]> {
+  const [indigo, teal] = STEREO_LANE_STYLES;
+  return laneRoles?.kind === 'inferred' && laneRoles.agentChannel === 1 ? [teal, indigo] : [indigo, teal];
 }
