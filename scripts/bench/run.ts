@@ -26,7 +26,7 @@
  * default both), --skip-build, --paths vr,wavesurfer,bare, --no-transcript.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -60,6 +60,8 @@ const RENDERER_DIR = join(OUT_DIR, 'renderer');
 const PRELOAD = join(OUT_DIR, 'preload', 'index.js');
 const PEAKS_WORKER = join(OUT_DIR, 'main', 'peaks-worker.js');
 const AGENT = readFileSync(join(__dirname, 'agent.js'), 'utf8');
+/** BENCH_PROFILE_DIR=<folder>: save a CPU profile of the page for each first view (a diagnostic; unset in real runs). */
+const PROFILE_DIR = process.env.BENCH_PROFILE_DIR ?? '';
 /** BENCH_PRELOAD=metadata|none|auto overrides the app's media preload (a diagnostic; unset in real runs). */
 const PRELOAD_OVERRIDE = process.env.BENCH_PRELOAD ?? '';
 /** What agent.js needs to time the app's IPC: the preload's binding and the channels it times. */
@@ -303,8 +305,15 @@ async function measureApp(browser: Browser, link: BenchLink, sid: string, marker
   const pid = await pageRendererPid(browser, page, session);
   const before = await readMemory(pid, session);
   const servedBefore = await link.counters();
+  if (PROFILE_DIR) await session.send('Profiler.enable');
+  if (PROFILE_DIR) await session.send('Profiler.setSamplingInterval', { interval: 200 });
+  if (PROFILE_DIR) await session.send('Profiler.start');
   await page.evaluate(`window.__bench.startApp(${JSON.stringify({ autoPlay: true, marker })})`);
   await waitFor(page, `(${FIRST_AUDIO_DONE}) && (${WAVEFORM_DONE})`, 'first audio and waveform (Voice Review)');
+  if (PROFILE_DIR) {
+    const { profile } = await session.send('Profiler.stop');
+    writeFileSync(join(PROFILE_DIR, `${sid}-${Date.now()}.cpuprofile`), JSON.stringify(profile));
+  }
   const state = await readState(page);
   if (state.error)
     throw new Error(`${state.error}${errors.length ? `; page errors: ${errors.slice(0, 3).join(' | ')}` : ''}`);
