@@ -91,3 +91,16 @@ export const STEREO_LANE_STYLES = [
 
 /** Playback rates offered by the speed list, slowest first (1 = normal). */
 export const PLAYBACK_SPEEDS = [0.5, 0.75, 1, 1.25, 1.5, 2] as const;
+
+/**
+ * The speed one place up (`direction` 1) or down (-1) {@link PLAYBACK_SPEEDS} from `speed`,
+ * staying at the ends; a speed not in the list steps from normal (1).
+ */
+export function nextSpeed(speed: number, direction: 1 | -1): number {
+  const at = PLAYBACK_SPEEDS.findIndex((s) => s === speed);
+  const index = Math.min(
+    PLAYBACK_SPEEDS.length - 1,
+    Math.max(0, (at < 0 ? PLAYBACK_SPEEDS.indexOf(1) : at) + direction),
+  );
+  return PLAYBACK_SPEEDS[index] ?? 1;
+}
