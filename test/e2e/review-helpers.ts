@@ -93,3 +93,8 @@ export async function waitForWaveform(page: Page, timeoutMs = 20_000): Promise<v
     { timeout: timeoutMs },
   );
 }
+
+/** Takes the focus off whatever has it, as a click on an empty part of the page does, so keys go to the page. */
+export async function blurFocus(page: Page): Promise<void> {
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+}

@@ -1,55 +1,27 @@
 /**
  * The Interaction view's keyboard, as the app shows it (Root -> App -> InteractionView) over a
  * fake `window.api`: shortcuts pressed anywhere in the view move the real player (its media
- * element stands in for Chromium's, test/renderer/fake-media.ts), none acts while typing in the
+ * element stands in for Chromium's, test/renderer/fake-fakeMedia().ts), none acts while typing in the
  * SID field or the transcript search, the focused slider's own keys act once, and `?` opens the
  * shortcut sheet.
  */
 import '@testing-library/svelte/vitest';
 import { screen, within } from '@testing-library/svelte';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { SHORTCUTS } from '../../renderer/src/lib/interaction/shortcuts';
-import { demoSession, fail, interaction, ok } from './fake-api';
-import { installFakeLayout, installFakeMedia, loadMetadata, mediaElement } from './fake-media';
+import { demoSession, fail, ok } from './fake-api';
+import { loadMetadata, mediaElement } from './fake-media';
+import { SID, slowReplyCall, useFakePlayer } from './interaction-review-fixtures';
 import { renderWorkspace } from './render-app';
 
 vi.mock('wavesurfer.js', async () => (await import('./fake-wavesurfer')).wavesurferModule);
 
-let media: ReturnType<typeof installFakeMedia>;
-beforeEach(() => {
-  media = installFakeMedia();
-  installFakeLayout();
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-});
-
-const SID = 'interaction_1b4e28ba-2fa1-11d2-883f-0016d3cca427';
-
-/**
- * A call whose second agent reply comes 3.6 s after the caller's one-word line ends (the log's
- * times: the caller is taken to speak 2.5 words a second), so it is flagged as slow; the other
- * reply is quick.
- */
-const call = interaction({
-  sid: SID,
-  direction: 'inbound',
-  durationSeconds: 120,
-  log: [
-    { index: 0, role: 'agent', message: 'Hello, Sample Clinic.', offsetSeconds: 1 },
-    { index: 1, role: 'user', message: 'Hi.', offsetSeconds: 5 },
-    { index: 2, role: 'agent', message: 'How can I help?', offsetSeconds: 9 },
-    { index: 3, role: 'user', message: 'Cancel my appointment please.', offsetSeconds: 12 },
-    { index: 4, role: 'agent', message: 'Done.', offsetSeconds: 14 },
-    { index: 5, role: 'agent', message: 'Anything else?', offsetSeconds: 60 },
-  ],
-  recording: { available: true, src: `vr-recording://ws-demo/${SID}` },
-});
+const fakeMedia = useFakePlayer();
 
 /** Shows the call (no waveform: its peaks fail, so timing comes from the log) with 120 s of media loaded. */
 async function openCall() {
   const opened = await renderWorkspace(demoSession('Sample Clinic (demo)'), {
-    getInteraction: ok(call),
+    getInteraction: ok(slowReplyCall),
     getPeaks: fail({ kind: 'invalid_response', message: 'The recording could not be decoded.' }),
   });
   await opened.user.type(screen.getByRole('textbox', { name: 'Interaction SID' }), SID);
@@ -68,24 +40,24 @@ describe('Interaction view keyboard: shortcuts anywhere in the view', () => {
     const { user, audio } = await openCall();
 
     await user.keyboard(' ');
-    expect(media.play).toHaveBeenCalledTimes(1);
+    expect(fakeMedia().play).toHaveBeenCalledTimes(1);
     await user.keyboard('k');
-    expect(media.pause).toHaveBeenCalledTimes(1);
+    expect(fakeMedia().pause).toHaveBeenCalledTimes(1);
     await user.keyboard('K');
-    expect(media.play).toHaveBeenCalledTimes(2);
+    expect(fakeMedia().play).toHaveBeenCalledTimes(2);
 
-    await user.keyboard('l');
-    expect(audio.currentTime).toBe(10);
-    await user.keyboard('{ArrowRight}');
-    expect(audio.currentTime).toBe(15);
-    await user.keyboard('{Shift>}{ArrowRight}{/Shift}');
-    expect(audio.currentTime).toBe(45);
-    await user.keyboard('{Shift>}{ArrowLeft}{/Shift}');
-    expect(audio.currentTime).toBe(15);
-    await user.keyboard('{ArrowLeft}');
-    expect(audio.currentTime).toBe(10);
-    await user.keyboard('j');
-    expect(audio.currentTime).toBe(0);
+    const skips: Array<[string, number]> = [
+      ['l', 10],
+      ['{ArrowRight}', 15],
+      ['{Shift>}{ArrowRight}{/Shift}', 45],
+      ['{Shift>}{ArrowLeft}{/Shift}', 15],
+      ['{ArrowLeft}', 10],
+      ['j', 0],
+    ];
+    for (const [keys, at] of skips) {
+      await user.keyboard(keys);
+      expect(audio.currentTime, keys).toBe(at);
+    }
 
     await user.keyboard(']');
     expect(audio.playbackRate).toBe(1.25);
@@ -101,7 +73,7 @@ describe('Interaction view keyboard: shortcuts anywhere in the view', () => {
     expect(audio.currentTime).toBe(1);
     await user.keyboard('{ArrowDown}{ArrowDown}');
     expect(audio.currentTime).toBe(9);
-    expect(media.play).toHaveBeenCalled();
+    expect(fakeMedia().play).toHaveBeenCalled();
     await user.keyboard('{ArrowUp}');
     expect(audio.currentTime).toBe(5);
     const transcript = screen.getByRole('region', { name: /Transcript/ });
@@ -116,7 +88,7 @@ describe('Interaction view keyboard: shortcuts anywhere in the view', () => {
     await user.keyboard('n');
     // The caller's "Hi." ends at 5.4 s; the reply starts at 9 s.
     expect(audio.currentTime).toBeCloseTo(5.4, 5);
-    expect(media.play).toHaveBeenCalledTimes(1);
+    expect(fakeMedia().play).toHaveBeenCalledTimes(1);
     // No later moment: N stays.
     await user.keyboard('n');
     expect(audio.currentTime).toBeCloseTo(5.4, 5);
@@ -149,8 +121,8 @@ describe('Interaction view keyboard: shortcuts anywhere in the view', () => {
     await user.keyboard(' kjlnp[[]/?{ArrowRight}{ArrowLeft}{Shift>}{ArrowRight}{/Shift}{ArrowDown}');
 
     expect(target).toHaveFocus();
-    expect(media.play).not.toHaveBeenCalled();
-    expect(media.pause).not.toHaveBeenCalled();
+    expect(fakeMedia().play).not.toHaveBeenCalled();
+    expect(fakeMedia().pause).not.toHaveBeenCalled();
     expect(audio.currentTime).toBe(0);
     expect(audio.playbackRate).toBe(1);
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
@@ -163,8 +135,8 @@ describe('Interaction view keyboard: shortcuts anywhere in the view', () => {
       .focus();
 
     await user.keyboard(' ');
-    expect(media.play).toHaveBeenCalledTimes(1);
-    expect(media.pause).not.toHaveBeenCalled();
+    expect(fakeMedia().play).toHaveBeenCalledTimes(1);
+    expect(fakeMedia().pause).not.toHaveBeenCalled();
     await user.keyboard('{ArrowRight}');
     expect(audio.currentTime).toBe(5);
   });
@@ -184,7 +156,7 @@ describe('Interaction view keyboard: the shortcut sheet', () => {
     expect(rows[0]).toHaveTextContent(/^Space or K\s*Play or pause$/);
     // While it is open, the view's keys are the dialog's: nothing plays.
     await user.keyboard('k');
-    expect(media.play).not.toHaveBeenCalled();
+    expect(fakeMedia().play).not.toHaveBeenCalled();
 
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();

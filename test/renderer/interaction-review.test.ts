@@ -6,43 +6,19 @@
  */
 import '@testing-library/svelte/vitest';
 import { screen, within } from '@testing-library/svelte';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { RecordingPeaks } from '$shared/contract';
 import { requestOpenInteraction } from '../../renderer/src/lib/interaction/open-request.svelte';
 import { SLOW_REPLY_STORAGE_KEY } from '../../renderer/src/lib/interaction/timing-settings';
 import { demoSession, fail, interaction, ok, type Replies } from './fake-api';
-import { installFakeLayout, installFakeMedia, loadMetadata, mediaElement } from './fake-media';
+import { loadMetadata, mediaElement } from './fake-media';
+import { OTHER_SID, SID, slowReplyCall, useFakePlayer } from './interaction-review-fixtures';
 import { renderWorkspace } from './render-app';
 
 vi.mock('wavesurfer.js', async () => (await import('./fake-wavesurfer')).wavesurferModule);
 
-let media: ReturnType<typeof installFakeMedia>;
-beforeEach(() => {
-  media = installFakeMedia();
-  installFakeLayout();
-});
-afterEach(() => {
-  localStorage.clear();
-  vi.restoreAllMocks();
-});
-
-const SID = 'interaction_1b4e28ba-2fa1-11d2-883f-0016d3cca427';
-const OTHER_SID = 'interaction_6fa459ea-ee8a-3ca4-894e-db77e160355e';
-
-/** The agent's second reply comes 3.6 s after the caller's "Hi." ends (log times: 2.5 words a second). */
-const call = interaction({
-  sid: SID,
-  direction: 'inbound',
-  durationSeconds: 120,
-  log: [
-    { index: 0, role: 'agent', message: 'Hello, Sample Clinic.', offsetSeconds: 1 },
-    { index: 1, role: 'user', message: 'Hi.', offsetSeconds: 5 },
-    { index: 2, role: 'agent', message: 'How can I help?', offsetSeconds: 9 },
-    { index: 3, role: 'user', message: 'Cancel my appointment please.', offsetSeconds: 12 },
-    { index: 4, role: 'agent', message: 'Done.', offsetSeconds: 14 },
-  ],
-  recording: { available: true, src: `vr-recording://ws-demo/${SID}` },
-});
+const fakeMedia = useFakePlayer();
+const call = slowReplyCall;
 const other = interaction({ sid: OTHER_SID, direction: 'outbound', log: [], recording: call.recording });
 const NO_WAVEFORM = fail({ kind: 'invalid_response', message: 'The recording could not be decoded.' });
 
@@ -86,7 +62,7 @@ describe('Interaction view: flagged replies and the timing summary', () => {
     expect(within(panel).getByRole('note')).toHaveTextContent(/estimated from the transcript times/);
     await user.click(within(panel).getByRole('button', { name: 'Longest reply: 3.6 s. Play from there' }));
     expect(mediaElement().currentTime).toBeCloseTo(5.4, 5);
-    expect(media.play).toHaveBeenCalledTimes(1);
+    expect(fakeMedia().play).toHaveBeenCalledTimes(1);
   });
 
   it('keeps the threshold the reviewer sets, for this call and the next ones', async () => {
@@ -143,7 +119,7 @@ describe('Interaction view: the transcript timing check', () => {
 
     const note = await within(transcript()).findByRole('note');
     expect(note).toHaveTextContent(
-      "2 transcript entries are timed after the recording ends (0:10), so the transcript's times may not match the audio.",
+      "3 transcript entries are timed after the recording ends (0:10), so the transcript's times may not match the audio.",
     );
   });
 });
@@ -162,12 +138,12 @@ describe('Interaction view: requests to open a call', () => {
     );
     expect(fake.calls.getInteraction).toEqual([[SID]]);
     await vi.waitFor(() => expect(mediaElement().currentTime).toBe(7));
-    expect(media.play).toHaveBeenCalledTimes(1);
+    expect(fakeMedia().play).toHaveBeenCalledTimes(1);
 
     // The same call again at another time: it seeks there, without loading the call again.
     requestOpenInteraction(SID, 3, null);
     await vi.waitFor(() => expect(mediaElement().currentTime).toBe(3));
-    expect(media.play).toHaveBeenCalledTimes(2);
+    expect(fakeMedia().play).toHaveBeenCalledTimes(2);
     expect(screen.queryByText(/The link named the workspace/)).not.toBeInTheDocument();
   });
 
@@ -177,7 +153,7 @@ describe('Interaction view: requests to open a call', () => {
 
     expect(await screen.findByRole('heading', { name: 'Outbound call' })).toBeInTheDocument();
     expect(screen.getByRole('textbox', { name: 'Interaction SID' })).toHaveValue(OTHER_SID);
-    expect(media.play).not.toHaveBeenCalled();
+    expect(fakeMedia().play).not.toHaveBeenCalled();
   });
 
   it('drops the note once the reviewer looks up another call', async () => {
@@ -190,6 +166,6 @@ describe('Interaction view: requests to open a call', () => {
 
     expect(await screen.findByRole('heading', { name: 'Outbound call' })).toBeInTheDocument();
     expect(screen.queryByText('Opened from a link.')).not.toBeInTheDocument();
-    expect(media.play).not.toHaveBeenCalled();
+    expect(fakeMedia().play).not.toHaveBeenCalled();
   });
 });

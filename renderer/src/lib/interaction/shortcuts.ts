@@ -36,6 +36,16 @@ export interface Shortcut {
   action: ShortcutAction;
 }
 
+/** A move of the playback position by `seconds` (negative: back). */
+const skip = (seconds: number): ShortcutAction => ({ kind: 'skip', seconds });
+
+/**
+ * A shortcut on one key (`shift` as in {@link KeyChord}), shown as `label`.
+ */
+function onKey(key: string, label: string, description: string, action: ShortcutAction, shift?: boolean): Shortcut {
+  return { chords: [shift === undefined ? { key } : { key, shift }], keys: [label], description, action };
+}
+
 /** Every shortcut of the Interaction view, in the order the sheet lists them. */
 export const SHORTCUTS: readonly Shortcut[] = [
   {
@@ -44,65 +54,25 @@ export const SHORTCUTS: readonly Shortcut[] = [
     description: 'Play or pause',
     action: { kind: 'toggle-play' },
   },
-  { chords: [{ key: 'j' }], keys: ['J'], description: 'Back 10 seconds', action: { kind: 'skip', seconds: -10 } },
-  { chords: [{ key: 'l' }], keys: ['L'], description: 'Forward 10 seconds', action: { kind: 'skip', seconds: 10 } },
-  {
-    chords: [{ key: 'ArrowLeft', shift: false }],
-    keys: ['←'],
-    description: 'Back 5 seconds',
-    action: { kind: 'skip', seconds: -5 },
-  },
-  {
-    chords: [{ key: 'ArrowRight', shift: false }],
-    keys: ['→'],
-    description: 'Forward 5 seconds',
-    action: { kind: 'skip', seconds: 5 },
-  },
-  {
-    chords: [{ key: 'ArrowLeft', shift: true }],
-    keys: ['Shift+←'],
-    description: 'Back 30 seconds',
-    action: { kind: 'skip', seconds: -30 },
-  },
-  {
-    chords: [{ key: 'ArrowRight', shift: true }],
-    keys: ['Shift+→'],
-    description: 'Forward 30 seconds',
-    action: { kind: 'skip', seconds: 30 },
-  },
-  { chords: [{ key: '[' }], keys: ['['], description: 'Slower', action: { kind: 'speed', direction: -1 } },
-  { chords: [{ key: ']' }], keys: [']'], description: 'Faster', action: { kind: 'speed', direction: 1 } },
-  {
-    chords: [{ key: 'ArrowUp', shift: false }],
-    keys: ['↑'],
-    description: 'Previous transcript entry',
-    action: { kind: 'entry', direction: -1 },
-  },
-  {
-    chords: [{ key: 'ArrowDown', shift: false }],
-    keys: ['↓'],
-    description: 'Next transcript entry',
-    action: { kind: 'entry', direction: 1 },
-  },
-  {
-    chords: [{ key: 'n' }],
-    keys: ['N'],
-    description: 'Next flagged moment',
-    action: { kind: 'flag', direction: 1 },
-  },
-  {
-    chords: [{ key: 'p' }],
-    keys: ['P'],
-    description: 'Previous flagged moment',
-    action: { kind: 'flag', direction: -1 },
-  },
+  onKey('j', 'J', 'Back 10 seconds', skip(-10)),
+  onKey('l', 'L', 'Forward 10 seconds', skip(10)),
+  onKey('ArrowLeft', '←', 'Back 5 seconds', skip(-5), false),
+  onKey('ArrowRight', '→', 'Forward 5 seconds', skip(5), false),
+  onKey('ArrowLeft', 'Shift+←', 'Back 30 seconds', skip(-30), true),
+  onKey('ArrowRight', 'Shift+→', 'Forward 30 seconds', skip(30), true),
+  onKey('[', '[', 'Slower', { kind: 'speed', direction: -1 }),
+  onKey(']', ']', 'Faster', { kind: 'speed', direction: 1 }),
+  onKey('ArrowUp', '↑', 'Previous transcript entry', { kind: 'entry', direction: -1 }, false),
+  onKey('ArrowDown', '↓', 'Next transcript entry', { kind: 'entry', direction: 1 }, false),
+  onKey('n', 'N', 'Next flagged moment', { kind: 'flag', direction: 1 }),
+  onKey('p', 'P', 'Previous flagged moment', { kind: 'flag', direction: -1 }),
   {
     chords: [{ key: '/' }, { key: 'f', mod: true }],
     keys: ['/', 'Ctrl+F'],
     description: 'Search the transcript',
     action: { kind: 'search' },
   },
-  { chords: [{ key: '?' }], keys: ['?'], description: 'Show these shortcuts', action: { kind: 'help' } },
+  onKey('?', '?', 'Show these shortcuts', { kind: 'help' }),
 ];
 
 /** The parts of a key event a shortcut is matched on. */
