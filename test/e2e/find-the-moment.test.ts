@@ -60,8 +60,10 @@ describe('finding the moment in the demo workspace', () => {
 
     // Measured in the audio: no note saying the figures come from the log.
     const timing = page.getByRole('region', { name: 'Turn timing' });
-    await timing.getByRole('button', { name: `Longest reply: ${gapSeconds.toFixed(1)} s. Play from there` }).waitFor();
-    expect(await timing.getByRole('note').count()).toBe(0);
+    await timing
+      .getByRole('button', { name: `Longest reply: ${gapSeconds.toFixed(1)} s. Listen from there` })
+      .waitFor();
+    expect(await timing.getByText(/estimated from the transcript times/).count()).toBe(0);
 
     await blurFocus(page);
     await page.keyboard.press('n');

@@ -78,18 +78,18 @@ describe('Turn timing summary', () => {
 
     const figures: Array<[RegExp, number]> = [
       // The median and p90 play from the reply nearest to them.
-      [/^Median reply: 0\.8 s\. Play from there$/, 20],
-      [/^p90 reply: 3\.1 s\. Play from there$/, 40],
-      [/^Longest reply: 4\.0 s\. Play from there$/, 40],
-      [/^Talk-over: 2 times\. Play from there$/, 55],
-      [/^Longest silence: 6\.0 s\. Play from there$/, 70],
+      [/^Median reply: 0\.8 s\. Listen from there$/, 20],
+      [/^p90 reply: 3\.1 s\. Listen from there$/, 40],
+      [/^Longest reply: 4\.0 s\. Listen from there$/, 40],
+      [/^Talk-over: 2 times\. Listen from there$/, 55],
+      [/^Longest silence: 6\.0 s\. Listen from there$/, 70],
     ];
     for (const [name, at] of figures) {
       onSeek.mockClear();
       await user.click(screen.getByRole('button', { name }));
       expect(onSeek).toHaveBeenCalledWith(at);
     }
-    expect(screen.queryByRole('note')).not.toBeInTheDocument();
+    expect(screen.queryByText(/estimated from the transcript times/)).not.toBeInTheDocument();
   });
 
   it('shows a dash and no button for a figure with no moment', () => {
@@ -117,7 +117,7 @@ describe('Turn timing summary', () => {
     const note = 'There is no waveform for this call, so reply gaps are estimated from the transcript times.';
     renderSummary({ timing: timing({ basis: 'log', basisNote: note }) });
 
-    expect(screen.getByRole('note')).toHaveTextContent(note);
+    expect(screen.getByText(note)).toBeVisible();
   });
 
   it('says the figures are provisional while the waveform is still computed', () => {
@@ -126,7 +126,7 @@ describe('Turn timing summary', () => {
     expect(screen.getByRole('status')).toHaveTextContent(
       "Figures from the transcript's times until the waveform is complete.",
     );
-    expect(screen.queryByRole('note')).not.toBeInTheDocument();
+    expect(screen.queryByText('No waveform.')).not.toBeInTheDocument();
   });
 
   it('does not seek without a recording', () => {
