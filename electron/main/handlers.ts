@@ -9,6 +9,7 @@ import type { ApiMethod, DeleteResult, IpcResult } from '../shared/contract';
 import type { Interaction } from '../shared/domain';
 import { ApiError } from '../shared/errors';
 import { isSid } from '../shared/sid';
+import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../shared/transcript-export';
 import {
   agentSidProblem,
   E164_HINT,
@@ -18,7 +19,9 @@ import {
 } from '../shared/validation';
 import { recordingUrlProblem } from './recording-protocol';
 import type { ApiClient } from './api/client';
+import type { ExportsService } from './exports/service';
 import type { PeaksService } from './peaks/service';
+import type { RecentCallsStore } from './recent-calls';
 import type { Session } from './session';
 
 /** A handler: positional arguments as received over IPC (untrusted) -> result as data. */
@@ -33,6 +36,10 @@ export interface HandlerOptions {
   peaks: PeaksService;
   /** URL the renderer uses for an interaction's recording (protocol URL in Electron, loopback in the harness). */
   recordingSrc: (sid: string) => string;
+  /** Transcript exports and recording downloads through main's save dialog. */
+  exports: ExportsService;
+  /** The recent calls list (a call is filed once its lookup succeeded). */
+  recentCalls: RecentCallsStore;
   /** Called with unexpected (non-ApiError) failures, for the log. Must not include secrets. */
   onUnexpected?: (method: ApiMethod, err: unknown) => void;
 }
@@ -117,6 +124,17 @@ const argSchemas = {
   getPeaks: z.tuple([interactionSid]),
   getPeaksProgress: z.tuple([interactionSid]),
   getRecordingProblem: z.tuple([interactionSid]),
+  exportTranscript: z.tuple([
+    interactionSid,
+    z.string().refine((f): f is TranscriptFormat => (TRANSCRIPT_FORMATS as readonly string[]).includes(f), {
+      message: 'Choose TXT, JSON, SRT or VTT.',
+    }),
+  ]),
+  downloadRecording: z.tuple([interactionSid]),
+  getDownloadProgress: z.tuple([interactionSid]),
+  cancelDownload: z.tuple([interactionSid]),
+  listRecentCalls: z.tuple([]),
+  clearRecentCalls: z.tuple([]),
 } satisfies Record<ApiMethod, z.ZodType>;
 
 /** What each method does once its arguments passed their schema. */
@@ -156,8 +174,10 @@ export function createHandlers(options: HandlerOptions): HandlerTable {
 }
 
 /** The methods over the session, the peaks service and the recording URLs. */
-function implementations({ session, peaks, recordingSrc }: HandlerOptions): Implementations {
+function implementations(options: HandlerOptions): Implementations {
+  const { session, peaks } = options;
   return {
+    ...fileImplementations(options),
     getSession: () => session.info(),
     connect: (input) => session.connect(input),
     openDemo: () => session.openDemo(),
@@ -166,10 +186,10 @@ function implementations({ session, peaks, recordingSrc }: HandlerOptions): Impl
     renameWorkspace: (id, name) => session.renameWorkspace(id, name),
     changeWorkspaceKey: (id, apiKey) => session.changeWorkspaceKey(id, apiKey),
     testWorkspace: (id) => session.testWorkspace(id),
-    removeWorkspace: (id) => session.removeWorkspace(id),
+
     useSafeStorage: (confirmWeak) => session.useSafeStorage(confirmWeak),
     setPreferences: (preferences) => session.setPreferences(preferences),
-    getInteraction: (sid) => getInteraction(session, recordingSrc, sid),
+
     listPhones: async () => (await session.client()).listPhones(),
     getPhone: (number) => lookUp(session, `Phone number ${number}`, 'the number', (client) => client.getPhone(number)),
     updatePhone: (number, update) =>
@@ -183,6 +203,55 @@ function implementations({ session, peaks, recordingSrc }: HandlerOptions): Impl
     getPeaks: (sid) => peaks.get(sid),
     getPeaksProgress: (sid) => Promise.resolve(peaks.progress(sid)),
     getRecordingProblem: (sid) => Promise.resolve(session.recordingProblem(sid)),
+  };
+}
+
+/** What the files and the recent calls add: exports, downloads and the recent calls list. */
+function fileImplementations({
+  session,
+  recordingSrc,
+  exports,
+  recentCalls,
+}: HandlerOptions): Pick<
+  Implementations,
+  | 'getInteraction'
+  | 'removeWorkspace'
+  | 'exportTranscript'
+  | 'downloadRecording'
+  | 'getDownloadProgress'
+  | 'cancelDownload'
+  | 'listRecentCalls'
+  | 'clearRecentCalls'
+> {
+  const activeId = () => session.activeWorkspaceId();
+  return {
+    getInteraction: async (sid) => {
+      // Filed under the workspace it was looked up in, taken before the request.
+      const workspaceId = activeId();
+      const interaction = await getInteraction(session, recordingSrc, sid);
+      if (workspaceId !== null) await recentCalls.record(workspaceId, { ...interaction, sid }).catch(() => undefined);
+      return interaction;
+    },
+    removeWorkspace: async (id) => {
+      const info = await session.removeWorkspace(id);
+      await recentCalls.clear(id).catch(() => undefined);
+      return info;
+    },
+    exportTranscript: (sid, format) => exports.exportTranscript(sid, format),
+    downloadRecording: (sid) => exports.downloadRecording(sid),
+    getDownloadProgress: (sid) => Promise.resolve(exports.downloadProgress(sid)),
+    cancelDownload: (sid) => {
+      exports.cancelDownload(sid);
+      return Promise.resolve();
+    },
+    listRecentCalls: async () => {
+      const id = activeId();
+      return id === null ? [] : recentCalls.list(id);
+    },
+    clearRecentCalls: async () => {
+      const id = activeId();
+      if (id !== null) await recentCalls.clear(id);
+    },
   };
 }
 

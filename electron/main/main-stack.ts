@@ -10,11 +10,14 @@ import { API_METHODS, channelOf, type ApiMethod, type IpcResult } from '../share
 import type { Resolver } from './api/destination';
 import { withAppCors } from './app-protocol';
 import { startDemoServer } from './demo/server';
+import type { SavePathChooser } from './exports/save-dialog';
+import { createExportsService } from './exports/service';
 import { createHandlers, type HandlerTable } from './handlers';
 import type { SecretStore } from './keychain';
 import { registerIpcSecrets, registerSecret, registeringSecrets, type MainLog } from './log';
 import { createPeaksService, type PeaksService } from './peaks/service';
 import { createWorkerDecoder, type PeaksDecoder } from './peaks/worker-decoder';
+import { createRecentCalls } from './recent-calls';
 import { createRecordingCache, type RecordingCache } from './recording-cache';
 import { createRecordingHandler } from './recording-protocol';
 import type { KeyStorage } from './secret-storage';
@@ -69,6 +72,12 @@ export interface MainStackOptions {
   peaksCacheDir?: string | null;
   /** Folder holding the run's private recordings folder; default `<tmp>/voice-review-recordings-<uid>`. */
   recordingCacheRoot?: string;
+  /**
+   * The save dialog of transcript exports and recording downloads: Electron's
+   * `dialog.showSaveDialog` in the app, a chooser of temporary paths in tests. Without it, saving
+   * is refused with words.
+   */
+  chooseSavePath?: SavePathChooser;
 }
 
 /** Everything main runs, built by {@link createMainStack}. */
@@ -124,6 +133,18 @@ export function createMainStack(options: MainStackOptions): MainStack {
     session,
     peaks,
     recordingSrc: options.recordingSrc,
+    exports: createExportsService({
+      lookUpInteraction: (sid) => session.lookUpInteraction(sid),
+      workspaceName: () => session.activeWorkspaceName(),
+      locateRecording: locate,
+      decodedDurationSeconds: (sid) => {
+        const progress = peaks.progress(sid);
+        return progress?.complete ? progress.peaks.durationSeconds : null;
+      },
+      recordings,
+      choosePath: options.chooseSavePath,
+    }),
+    recentCalls: createRecentCalls(options.userDataDir),
     onUnexpected: (method, err) => {
       log.error(`Unexpected failure in ${method}:`, err);
       options.onUnexpected?.(method, err);

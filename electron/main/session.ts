@@ -101,6 +101,8 @@ export interface Session extends WorkspaceOperations {
   client(): Promise<ApiClient>;
   /** Name of the active workspace, for messages such as "not found in workspace NAME". */
   activeWorkspaceName(): string | null;
+  /** Id of the active workspace (null with none), e.g. to file a recent call under it. */
+  activeWorkspaceId(): string | null;
   /**
    * Interaction `sid` from the active workspace, its `recording_url` remembered for the recording
    * protocol; concurrent asks for the same SID share one request.
@@ -172,6 +174,7 @@ export function createSession(deps: SessionDeps): Session {
     useSafeStorage: (confirmWeak) => change(() => useSafeStorage(parts, confirmWeak)),
     setPreferences: (preferences) => change(() => setPreferences(parts, preferences)),
     activeWorkspaceName: () => active.workspace()?.name ?? null,
+    activeWorkspaceId: () => active.workspace()?.id ?? null,
     lookUpInteraction: (sid) => active.lookUpInteraction(sid),
     locateRecording: (sid) => active.locateRecording(sid),
     recordingProblem: (sid) => active.recordingProblem(sid),

@@ -6,6 +6,11 @@
 import type { LinkParseResult } from './deep-link';
 import type { Interaction, Phone, PhoneUpdate, SipTrunk, SipTrunkCreate, Webhook } from './domain';
 import type { ApiErrorData } from './errors';
+import type { DownloadProgress, SaveResult } from './file-saving';
+import type { RecentCall } from './recent-calls';
+import type { TranscriptFormat } from './transcript-export';
+
+export type { DownloadProgress, RecentCall, SaveResult };
 
 /** The workspace the app is connected to. The API key is never part of it. */
 export interface WorkspaceInfo {
@@ -232,6 +237,25 @@ export interface VoiceReviewApi {
    * asks when its media element fails, to show the reason.
    */
   getRecordingProblem(sid: string): Promise<RecordingProblem | null>;
+  /**
+   * Exports interaction `sid`'s transcript in `format` (electron/shared/transcript-export.ts) to a
+   * file the user picks in main's save dialog; the file is written atomically.
+   */
+  exportTranscript(sid: string, format: TranscriptFormat): Promise<SaveResult>;
+  /**
+   * Saves interaction `sid`'s recording to a file the user picks in main's save dialog, from the
+   * run's recording cache (fetched with the player's rules, not again when already there);
+   * written atomically, so a failed or cancelled download leaves no file.
+   */
+  downloadRecording(sid: string): Promise<SaveResult>;
+  /** The running download of `sid`'s recording ({@link downloadRecording}), or null when none runs. */
+  getDownloadProgress(sid: string): Promise<DownloadProgress | null>;
+  /** Cancels the running download of `sid`'s recording (its call then resolves with `saved: null`). */
+  cancelDownload(sid: string): Promise<void>;
+  /** The last 50 calls opened in the active workspace, most recent first. */
+  listRecentCalls(): Promise<RecentCall[]>;
+  /** Forgets the active workspace's recent calls. */
+  clearRecentCalls(): Promise<void>;
 }
 
 /** Names of the bridge methods; each is also its IPC channel name (prefixed `vr:`). */
@@ -272,6 +296,12 @@ const METHODS = {
   getPeaks: null,
   getPeaksProgress: null,
   getRecordingProblem: null,
+  exportTranscript: null,
+  downloadRecording: null,
+  getDownloadProgress: null,
+  cancelDownload: null,
+  listRecentCalls: null,
+  clearRecentCalls: null,
 } satisfies MethodTable<VoiceReviewApi>;
 
 /** Every method of {@link VoiceReviewApi}, in declaration order (preload and main iterate it). */
