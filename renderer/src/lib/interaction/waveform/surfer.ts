@@ -15,6 +15,23 @@ import { STEREO_LANE_STYLES, WAVEFORM_STYLE } from '../waveform-peaks';
 /** Height of the timeline under the waveform, in CSS pixels. */
 export const TIMELINE_HEIGHT = 18;
 
+/** Most labelled notches on the timeline (each costs the plugin a layout pass when drawn). */
+const TIMELINE_MAX_NOTCHES = 12;
+/** Steps the timeline's notches may be apart, in seconds (whole, readable clock steps). */
+const TIMELINE_STEPS_SECONDS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600];
+
+/**
+ * Seconds between the timeline's labelled notches for a recording of `durationSeconds`: the
+ * smallest clock step that gives at most {@link TIMELINE_MAX_NOTCHES} notches (a 1-minute call is
+ * labelled every 5 s, a 40-minute one every 5 minutes). The timeline plugin measures every label
+ * it places, so its own default (a notch per second or more) would cost a 40-minute call hundreds
+ * of layouts each time the waveform is drawn.
+ */
+export function timelineStepSeconds(durationSeconds: number): number {
+  const wanted = durationSeconds / TIMELINE_MAX_NOTCHES;
+  return TIMELINE_STEPS_SECONDS.find((step) => step >= wanted) ?? Math.ceil(wanted / 3600) * 3600;
+}
+
 /** What {@link createSurfer} needs: where to draw, the media element, and what to draw. */
 export interface SurferSetup {
   container: HTMLElement;
@@ -56,6 +73,10 @@ export function createSurfer(setup: SurferSetup): Surfer {
     plugins: [
       TimelinePlugin.create({
         height: TIMELINE_HEIGHT,
+        // Every notch labelled (intervals in seconds).
+        timeInterval: timelineStepSeconds(setup.durationSeconds),
+        primaryLabelInterval: timelineStepSeconds(setup.durationSeconds),
+        secondaryLabelInterval: timelineStepSeconds(setup.durationSeconds),
         formatTimeCallback: formatClock,
         secondaryLabelOpacity: 0.5,
         style: { fontSize: '10.5px', color: '#64748b' },
