@@ -8,6 +8,7 @@
 import type { QueryClient } from '@tanstack/svelte-query';
 import type { ConnectInput, Preferences, RecordingProblem, WorkspaceInfo } from '$shared/contract';
 import type { Phone, PhoneUpdate, SipTrunk, SipTrunkCreate, Webhook } from '$shared/domain';
+import type { TranscriptFormat } from '$shared/transcript-export';
 import { api } from './api';
 
 /** Query keys. */
@@ -23,6 +24,8 @@ export const keys = {
   sipTrunk: (workspaceId: string, sid: string) => ['workspace', workspaceId, 'sip-trunk', sid] as const,
   webhooks: (workspaceId: string) => ['workspace', workspaceId, 'webhooks'] as const,
   webhook: (workspaceId: string, sid: string) => ['workspace', workspaceId, 'webhook', sid] as const,
+  recentCalls: (workspaceId: string) => ['workspace', workspaceId, 'recent-calls'] as const,
+  downloadProgress: (workspaceId: string, sid: string) => ['workspace', workspaceId, 'download-progress', sid] as const,
 };
 
 /**
@@ -216,4 +219,61 @@ export function createSipTrunkMutation() {
 /** Deletes a webhook (spec 4 endpoint 10); takes the webhook, resolves with whether it was already gone. */
 export function deleteWebhookMutation() {
   return { mutationFn: (hook: Webhook) => api().deleteWebhook(hook.sid) };
+}
+
+/**
+ * The calls last opened in the workspace (contract `listRecentCalls`), most recent first. Main
+ * files a call each time it is looked up, so the list is asked for afresh whenever it is shown.
+ */
+export function recentCallsQuery(workspaceId: string) {
+  return {
+    queryKey: keys.recentCalls(workspaceId),
+    queryFn: () => api().listRecentCalls(),
+    staleTime: 0,
+    refetchOnMount: 'always' as const,
+  };
+}
+
+/** Forgets the active workspace's recent calls (contract `clearRecentCalls`). */
+export function clearRecentCallsMutation() {
+  return { mutationFn: () => api().clearRecentCalls() };
+}
+
+/**
+ * Exports interaction `sid`'s transcript in a format through main's save dialog (contract
+ * `exportTranscript`); resolves with the saved file's name, or null when the dialog was cancelled.
+ */
+export function exportTranscriptMutation(sid: string) {
+  return { mutationFn: (format: TranscriptFormat) => api().exportTranscript(sid, format) };
+}
+
+/**
+ * Saves interaction `sid`'s recording through main's save dialog (contract `downloadRecording`);
+ * resolves with the saved file's name, or null when the dialog or the download was cancelled.
+ */
+export function downloadRecordingMutation(sid: string) {
+  return { mutationFn: () => api().downloadRecording(sid) };
+}
+
+/** How often a running download's progress is asked for, in ms. */
+const DOWNLOAD_PROGRESS_EVERY_MS = 250;
+
+/**
+ * The running download of `sid`'s recording (bytes written, size), asked for every 250 ms while
+ * `enabled` (while {@link downloadRecordingMutation} is pending); nothing is kept once disabled.
+ */
+export function downloadProgressQuery(workspaceId: string, sid: string, enabled: boolean) {
+  return {
+    queryKey: keys.downloadProgress(workspaceId, sid),
+    queryFn: () => api().getDownloadProgress(sid),
+    enabled,
+    refetchInterval: DOWNLOAD_PROGRESS_EVERY_MS,
+    retry: false,
+    gcTime: 0,
+  };
+}
+
+/** Cancels the running download of `sid`'s recording (contract `cancelDownload`). */
+export function cancelDownload(sid: string): Promise<void> {
+  return api().cancelDownload(sid);
 }
