@@ -17,7 +17,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { createAppProtocolHandler } from '../../electron/main/app-protocol';
 import type { HandlerTable } from '../../electron/main/handlers';
 import { createMemoryStore, type SecretStore } from '../../electron/main/keychain';
-import { createMainStack, registerIpc, type MainStack } from '../../electron/main/main-stack';
+import { createMainStack, registerIpc, type MainStack, type MainStackOptions } from '../../electron/main/main-stack';
 import { recordingPath } from '../../electron/main/recording-protocol';
 import type { Session } from '../../electron/main/session';
 import { answerWith } from '../fixtures/http-bridge';
@@ -88,7 +88,7 @@ const appFiles = createAppProtocolHandler({ rootDir: RENDERER_DIR });
  * stack from the app's composition root, its IPC registered on an `ipcMain` stand-in, the
  * server's origin as the app origin. Nothing is connected.
  */
-export async function startHarnessMain(): Promise<HarnessMain> {
+export async function startHarnessMain(extra: Pick<MainStackOptions, 'chooseSavePath'> = {}): Promise<HarnessMain> {
   const userData = mkdtempSync(join(tmpdir(), 'voice-review-e2e-'));
   const secrets = createMemoryStore();
   const mainLog: string[] = [];
@@ -122,6 +122,7 @@ export async function startHarnessMain(): Promise<HarnessMain> {
     // Decoding runs in the built worker, as in Electron (ensureBuilt/npm run build made it).
     peaksDecoder: { workerPath: PEAKS_WORKER },
     peaksCacheDir: null,
+    ...extra,
   });
   const ipcMain = createIpcMainStandIn();
   registerIpc(ipcMain, stack);
@@ -147,7 +148,13 @@ export async function startHarnessMain(): Promise<HarnessMain> {
  * @throws Error when the build (`out/renderer`, `out/preload`) is missing (run `npm run build`)
  *   or Chromium is not installed
  */
-export async function startHarness(options: { viewport?: { width: number; height: number } } = {}): Promise<Harness> {
+export async function startHarness(
+  options: {
+    viewport?: { width: number; height: number };
+    /** The save dialog's stand-in (exports and downloads); default none, so saving is refused. */
+    chooseSavePath?: MainStackOptions['chooseSavePath'];
+  } = {},
+): Promise<Harness> {
   for (const built of [join(RENDERER_DIR, 'index.html'), PRELOAD]) {
     if (!existsSync(built)) throw new Error(`The build is missing ${built}. Run "npm run build" first.`);
   }
@@ -156,7 +163,7 @@ export async function startHarness(options: { viewport?: { width: number; height
       `Chromium was not found at ${chromiumPath()}. Install Debian's "chromium" package or set CHROMIUM_PATH.`,
     );
   }
-  const main = await startHarnessMain();
+  const main = await startHarnessMain(options.chooseSavePath ? { chooseSavePath: options.chooseSavePath } : {});
   const profile = mkdtempSync(join(tmpdir(), 'voice-review-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath(),
