@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoServer, type DemoServer } from '../../electron/main/demo/server';
 import { writeAtomically } from '../../electron/main/exports/atomic-write';
-import type { SaveDialogRequest } from '../../electron/main/exports/save-dialog';
+import { electronSaveChooser, type SaveDialogRequest } from '../../electron/main/exports/save-dialog';
 import { recordingExtension } from '../../electron/main/exports/service';
 import { createMemoryStore } from '../../electron/main/keychain';
 import { createMainStack, type MainStack } from '../../electron/main/main-stack';
@@ -205,5 +205,36 @@ describe('atomic writes', () => {
     expect(recordingExtension('audio/ogg; codecs=opus')).toBe('ogg');
     expect(recordingExtension('audio/wav')).toBe('wav');
     expect(recordingExtension('application/octet-stream')).toBe('bin');
+  });
+});
+
+describe("the app's save dialog", () => {
+  it('opens in the given folder with the suggested name, asks before overwriting, and maps a cancel to null', async () => {
+    const shown: unknown[] = [];
+    let answer = { canceled: false, filePath: '/home/me/Downloads/call.srt' };
+    const dialog = {
+      showSaveDialog: (window: string, options: unknown) => {
+        shown.push([window, options]);
+        return Promise.resolve(answer);
+      },
+    };
+    const choose = electronSaveChooser(dialog, () => 'main window', '/home/me/Downloads');
+    const request = {
+      title: 'Export transcript',
+      defaultName: 'call.srt',
+      filters: [{ name: 'SRT', extensions: ['srt'] }],
+    };
+    expect(await choose(request)).toBe('/home/me/Downloads/call.srt');
+    expect(shown[0]).toEqual([
+      'main window',
+      {
+        title: 'Export transcript',
+        defaultPath: path.join('/home/me/Downloads', 'call.srt'),
+        filters: request.filters,
+        properties: ['createDirectory', 'showOverwriteConfirmation'],
+      },
+    ]);
+    answer = { canceled: true, filePath: '' };
+    expect(await choose(request)).toBeNull();
   });
 });

@@ -3,7 +3,7 @@
  * while the end-to-end harness and the tests stand in a chooser that answers with a temporary
  * path. The renderer never sends a path: it asks for a save, main asks the user where.
  */
-import { isAbsolute } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { ApiError } from '../../shared/errors';
 
 /** What the dialog is asked to show. */
@@ -60,4 +60,38 @@ export function saveFailed(name: string, err: unknown): ApiError {
     kind: 'bad_input',
     message: `"${name}" could not be saved: ${why}. Nothing was written; choose another folder and try again.`,
   });
+}
+
+/** The part of Electron's `dialog` {@link electronSaveChooser} uses. */
+export interface SaveDialogLike<Window> {
+  showSaveDialog(
+    window: Window,
+    options: {
+      title: string;
+      defaultPath: string;
+      filters: SaveDialogRequest['filters'];
+      properties: Array<'createDirectory' | 'showOverwriteConfirmation'>;
+    },
+  ): Promise<{ canceled: boolean; filePath?: string }>;
+}
+
+/**
+ * The app's chooser: Electron's save dialog, attached to `parent()` (the app window), opening in
+ * `folder` (the user's Downloads folder) with the suggested name; it asks before overwriting.
+ * In index.ts: `chooseSavePath: electronSaveChooser(dialog, () => mainWindow, app.getPath('downloads'))`.
+ */
+export function electronSaveChooser<Window>(
+  dialog: SaveDialogLike<Window>,
+  parent: () => Window,
+  folder: string,
+): SavePathChooser {
+  return async ({ title, defaultName, filters }) => {
+    const result = await dialog.showSaveDialog(parent(), {
+      title,
+      defaultPath: join(folder, defaultName),
+      filters,
+      properties: ['createDirectory', 'showOverwriteConfirmation'],
+    });
+    return result.canceled || !result.filePath ? null : result.filePath;
+  };
 }
