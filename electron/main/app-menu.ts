@@ -47,9 +47,9 @@ export function applicationMenuTemplate(
     submenu: [
       { id: 'open-link', label: 'Open Link…', accelerator: 'CmdOrCtrl+Shift+O', click: () => send('open-link') },
       separator,
-      // Disabled until the page can export and download; they then send 'export' / 'download'.
-      { id: 'export', label: 'Export…', enabled: false, click: () => send('export') },
-      { id: 'download', label: 'Download Recording…', enabled: false, click: () => send('download') },
+      // Carried out by the page on the call shown (it asks for one when none is).
+      { id: 'export', label: 'Export…', click: () => send('export') },
+      { id: 'download', label: 'Download Recording…', click: () => send('download') },
       separator,
       mac ? { role: 'close' } : { role: 'quit' },
     ],

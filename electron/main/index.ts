@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import {
   app,
   BrowserWindow,
+  dialog,
   ipcMain,
   Menu,
   protocol,
@@ -23,6 +24,7 @@ import log from 'electron-log/main';
 import { PUSH_CHANNELS, type MenuCommand } from '../shared/contract';
 import { applicationMenuTemplate } from './app-menu';
 import { createAppProtocolHandler } from './app-protocol';
+import { electronSaveChooser } from './exports/save-dialog';
 import { createLinkRouter, findLinkArgument, registerLinkScheme } from './deep-links';
 import { createKeytarStore } from './keychain';
 import { configureMainLog } from './log';
@@ -123,6 +125,8 @@ async function start(): Promise<void> {
     appOrigin: devServerUrl,
     log,
     peaksDecoder: { workerPath: join(__dirname, 'peaks-worker.js') },
+    // A save is always asked for by the window (over IPC), so there is one to attach the dialog to.
+    chooseSavePath: electronSaveChooser(dialog, appWindow, app.getPath('downloads')),
   });
   registerIpc(ipcMain, stack);
   setApplicationMenu();
@@ -158,6 +162,13 @@ function setApplicationMenu(): void {
   Menu.setApplicationMenu(
     Menu.buildFromTemplate(applicationMenuTemplate({ platform: process.platform, isPackaged: app.isPackaged }, send)),
   );
+}
+
+/** The focused window, else the app's one window (the save dialog's parent). */
+function appWindow() {
+  const win = BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0];
+  if (!win) throw new Error('No window to attach the save dialog to.');
+  return win;
 }
 
 /** Brings `win` to the front: restored when minimized, then focused. */

@@ -64,10 +64,18 @@ describe('applicationMenuTemplate', () => {
     expect(send.mock.calls).toEqual([['open-link'], ['shortcuts']]);
   });
 
-  it('shows Export… and Download recording… disabled until the page carries them out', () => {
-    const file = menu('File', applicationMenuTemplate({ platform: 'linux', isPackaged: true }, vi.fn()));
-    expect(file.find((i) => i.id === 'export')).toMatchObject({ label: 'Export…', enabled: false });
-    expect(file.find((i) => i.id === 'download')).toMatchObject({ label: 'Download Recording…', enabled: false });
+  it('sends Export… and Download recording… to the page, which carries them out on the call shown', () => {
+    const send = vi.fn();
+    const file = menu('File', applicationMenuTemplate({ platform: 'linux', isPackaged: true }, send));
+    const exportItem = file.find((i) => i.id === 'export');
+    const downloadItem = file.find((i) => i.id === 'download');
+    expect(exportItem?.label).toBe('Export…');
+    expect(downloadItem?.label).toBe('Download Recording…');
+    expect(exportItem?.enabled).not.toBe(false);
+    expect(downloadItem?.enabled).not.toBe(false);
+    click(exportItem);
+    click(downloadItem);
+    expect(send.mock.calls).toEqual([['export'], ['download']]);
   });
 
   it('quits from File on Windows and Linux, with About in Help', () => {

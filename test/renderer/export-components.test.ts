@@ -17,6 +17,7 @@ import ExportMenu from '../../renderer/src/lib/interaction/ExportMenu.svelte';
 import RecentCalls from '../../renderer/src/lib/interaction/RecentCalls.svelte';
 import RoutingPanel from '../../renderer/src/lib/interaction/RoutingPanel.svelte';
 import Host from './export-query-host.svelte';
+import { requestFileCommand } from '../../renderer/src/lib/interaction/file-command.svelte';
 import { deferred, fail, installDialogPolyfill, installFakeApi, ok, PRODUCTION, type Replies } from './fake-api';
 
 const SID = 'interaction_0b6a4c1e-8a9f-4d2b-9c3e-5f1a2b3c4d5e';
@@ -48,6 +49,20 @@ describe('export menu', () => {
     await user.click(screen.getByRole('button', { name: 'Export transcript as SRT' }));
     expect(await screen.findByText('Transcript saved as call.srt.')).toBeInTheDocument();
     expect(fake.calls.exportTranscript).toEqual([[SID, 'srt']]);
+  });
+
+  it('carries out File > Download Recording… and File > Export… from the menu on the call shown', async () => {
+    const { fake } = show(
+      ExportMenu,
+      { workspace: PRODUCTION, sid: SID, recordingAvailable: true },
+      { downloadRecording: ok({ saved: 'call.mp3' }), getDownloadProgress: ok(null) },
+    );
+    requestFileCommand('download');
+    expect(await screen.findByText('Recording saved as call.mp3.')).toBeInTheDocument();
+    expect(fake.calls.downloadRecording).toEqual([[SID]]);
+    requestFileCommand('export');
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Export transcript as TXT' })).toHaveFocus());
+    expect(screen.getByText('Choose a format: TXT, JSON, SRT or VTT.')).toBeInTheDocument();
   });
 
   it('shows the download’s progress, cancels it, and says nothing was saved', async () => {

@@ -79,7 +79,8 @@ function isDeferred(value: unknown): value is Deferred<unknown> {
  * (`resetApi`) so the next `api()` call uses it.
  */
 export function installFakeApi(replies: Replies = {}): FakeApi {
-  const current: Record<string, unknown> = { ...replies };
+  // A fresh install has no recent calls; the Interaction view lists them before any lookup.
+  const current: Record<string, unknown> = { listRecentCalls: ok([]), ...replies };
   const calls = Object.fromEntries(API_METHODS.map((m) => [m, [] as unknown[][]])) as FakeApi['calls'];
   const raw: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
   for (const method of API_METHODS) {
