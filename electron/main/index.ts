@@ -13,6 +13,7 @@ import {
   dialog,
   ipcMain,
   Menu,
+  nativeTheme,
   protocol,
   safeStorage,
   screen,
@@ -233,6 +234,8 @@ async function createWindow(windowStates: WindowStateStore): Promise<() => Promi
     minWidth: MIN_WINDOW_SIZE.width,
     minHeight: MIN_WINDOW_SIZE.height,
     title: 'Voice Review',
+    // The page's background in the system's theme (app.css), so the window does not flash white.
+    backgroundColor: nativeTheme.shouldUseDarkColors ? '#0f172a' : '#f8fafc',
     show: false,
     webPreferences: secureWebPreferences(join(__dirname, '../preload/index.js'), { devTools: !app.isPackaged }),
   });

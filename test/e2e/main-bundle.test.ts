@@ -119,6 +119,7 @@ const fakeElectron = {
     buildFromTemplate: (template: MenuTemplate) => template,
     setApplicationMenu: (menu: MenuTemplate) => (record.menu = menu),
   },
+  nativeTheme: { shouldUseDarkColors: false },
   ipcMain: {
     handle: (channel: string, fn: Handler) => record.ipcHandlers.set(channel, fn),
     removeHandler: (channel: string) => record.ipcHandlers.delete(channel),

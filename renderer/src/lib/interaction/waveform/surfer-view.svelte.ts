@@ -8,6 +8,7 @@ import { untrack } from 'svelte';
 import type { FlaggedMoment, LaneRoles, RoleRegion } from '../analysis/types';
 import type { waveformLayout } from '../waveform-peaks';
 import { createSurfer, laneStyles, type Surfer } from './surfer';
+import { prefersDark, waveformColours } from './theme.svelte';
 import { WaveformMarks, type MarkHover } from './waveform-marks';
 import { fitPxPerSec, maxZoomLevel, pxPerSecAt, stepZoom, WHEEL_STEP_PX } from './zoom';
 
@@ -59,9 +60,9 @@ export class SurferView {
     $effect(() => {
       this.redraw();
     });
-    // The lanes take their speakers' colours once known.
+    // The lanes take their speakers' colours once known, and the theme's colours when it changes.
     $effect(() => {
-      const styles = laneStyles(source.laneRoles());
+      const styles = laneStyles(source.laneRoles(), prefersDark());
       const instance = this.surfer?.surfer;
       if (!instance || source.lanes() !== 2) return;
       const options = untrack(() => instance.options);
@@ -72,8 +73,11 @@ export class SurferView {
     // Marks follow their props without re-creating wavesurfer; regions and flags are placed on
     // the recording's length, so they are placed again when it changes.
     $effect(() => {
-      if (source.duration() > 0) this.marks?.drawRegions(source.regions(), source.laneRoles(), this.source.lanes());
+      const dark = prefersDark();
+      if (source.duration() > 0)
+        this.marks?.drawRegions(source.regions(), source.laneRoles(), this.source.lanes(), dark);
     });
+    $effect(() => this.followTheme(prefersDark()));
     $effect(() => {
       if (source.duration() > 0) this.marks?.drawFlags(source.flags());
     });
@@ -120,6 +124,7 @@ export class SurferView {
         durationSeconds,
         laneHeight: this.source.laneHeight(),
         laneRoles: this.source.laneRoles(),
+        dark: prefersDark(),
       }),
     );
     const instance = created.surfer;
@@ -142,6 +147,16 @@ export class SurferView {
       this.zoomLevel = 0;
       this.hover = null;
     };
+  }
+
+  // The system switched between light and dark: the mono waveform and cursor take the other palette.
+  private followTheme(dark: boolean): void {
+    const instance = this.surfer?.surfer;
+    if (!instance) return;
+    const colours = waveformColours(dark);
+    if (untrack(() => instance.options.waveColor) === colours.waveColor) return;
+    instance.setOptions(colours);
+    this.renderHeld();
   }
 
   // Newer partial peaks, then the final ones, redraw the same wavesurfer.

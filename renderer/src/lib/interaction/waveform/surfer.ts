@@ -10,7 +10,8 @@ import RegionsPlugin from 'wavesurfer.js/dist/plugins/regions.esm.js';
 import TimelinePlugin from 'wavesurfer.js/dist/plugins/timeline.esm.js';
 import { formatClock } from '../../format';
 import type { LaneRoles } from '../analysis/types';
-import { STEREO_LANE_STYLES, WAVEFORM_STYLE } from '../waveform-peaks';
+import { WAVEFORM_STYLE } from '../waveform-peaks';
+import { stereoLaneColours, waveformColours, type LaneColours } from './theme.svelte';
 
 /** Height of the timeline under the waveform, in CSS pixels. */
 export const TIMELINE_HEIGHT = 18;
@@ -45,6 +46,8 @@ export interface SurferSetup {
   laneHeight: number;
   /** Which lane carries whom (colours the lanes), or null. */
   laneRoles: LaneRoles | null;
+  /** Draw in the dark theme's colours. */
+  dark: boolean;
 }
 
 /** The player's wavesurfer and its regions plugin (for role regions and flags). */
@@ -66,7 +69,8 @@ export function createSurfer(setup: SurferSetup): Surfer {
     duration: setup.durationSeconds,
     height: setup.laneHeight,
     ...WAVEFORM_STYLE,
-    ...(setup.lanes === 2 ? { splitChannels: laneStyles(setup.laneRoles) } : {}),
+    ...waveformColours(setup.dark),
+    ...(setup.lanes === 2 ? { splitChannels: laneStyles(setup.laneRoles, setup.dark) } : {}),
     autoScroll: true,
     autoCenter: true,
     hideScrollbar: true,
@@ -79,13 +83,14 @@ export function createSurfer(setup: SurferSetup): Surfer {
         secondaryLabelInterval: timelineStepSeconds(setup.durationSeconds),
         formatTimeCallback: formatClock,
         secondaryLabelOpacity: 0.5,
-        style: { fontSize: '10.5px', color: '#64748b' },
+        // The page's colours (custom properties reach into wavesurfer's shadow root).
+        style: { fontSize: '10.5px', color: 'var(--muted)' },
       }),
       HoverPlugin.create({
-        lineColor: 'rgba(30, 27, 75, 0.55)',
+        lineColor: 'var(--muted)',
         lineWidth: 1,
-        labelBackground: '#1e1b4b',
-        labelColor: '#fff',
+        labelBackground: 'var(--tooltip-bg)',
+        labelColor: 'var(--tooltip-text)',
         labelSize: 11,
         formatTimeCallback: formatClock,
       }),
@@ -100,7 +105,7 @@ export function createSurfer(setup: SurferSetup): Surfer {
  * agent's indigo and the caller's in teal, as the transcript colours them, once the lanes are
  * known; otherwise indigo on the left and teal on the right.
  */
-export function laneStyles(laneRoles: LaneRoles | null): Array<(typeof STEREO_LANE_STYLES)[number]> {
-  const [indigo, teal] = STEREO_LANE_STYLES;
+export function laneStyles(laneRoles: LaneRoles | null, dark = false): LaneColours[] {
+  const [indigo, teal] = stereoLaneColours(dark);
   return laneRoles?.kind === 'inferred' && laneRoles.agentChannel === 1 ? [teal, indigo] : [indigo, teal];
 }

@@ -8,7 +8,8 @@
 import type WaveSurfer from 'wavesurfer.js';
 import type { Region } from 'wavesurfer.js/dist/plugins/regions.esm.js';
 import type { FlaggedMoment, LaneRoles, RoleRegion } from '../analysis/types';
-import { FLAG_COLOURS, flagFill, mergeTicks, REGION_FILLS, regionHoverText, TICK_COLOUR } from './marks';
+import { FLAG_COLOURS, flagFill, mergeTicks, regionHoverText, TICK_COLOUR } from './marks';
+import { regionFills } from './theme.svelte';
 import type { Surfer } from './surfer';
 
 /** What a hover over a role region shows, and where (the mouse's x in the viewport). */
@@ -61,13 +62,14 @@ export class WaveformMarks {
    * Draws one region per entry, coloured by speaker kind. On a stereo recording whose lanes are
    * known, agent and caller regions sit in their own lane; events span both.
    */
-  drawRegions(regions: readonly RoleRegion[], laneRoles: LaneRoles | null, lanes: number): void {
+  drawRegions(regions: readonly RoleRegion[], laneRoles: LaneRoles | null, lanes: number, dark = false): void {
     for (const region of this.roleRegions) region.remove();
+    const fills = regionFills(dark);
     this.roleRegions = regions.map((role) => {
       const region = this.plugin.addRegion({
         start: role.startSeconds,
         end: role.endSeconds,
-        color: REGION_FILLS[role.kind],
+        color: fills[role.kind],
         drag: false,
         resize: false,
         channelIdx: laneOf(role, laneRoles, lanes),
