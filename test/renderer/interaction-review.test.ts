@@ -46,10 +46,10 @@ describe('Interaction view: flagged replies and the timing summary', () => {
     await showCall(user);
 
     const slow = await within(transcript()).findByRole('button', { name: /How can I help\?/ });
-    expect(slow).toHaveAccessibleName('Agent at 0:09: How can I help?. Flagged: Slow reply: 3.6 s');
+    expect(slow).toHaveAccessibleName('Agent 0:09 Slow reply 3.6 s: How can I help?. Flagged: Slow reply: 3.6 s');
     expect(within(slow).getByText('Slow reply 3.6 s')).toHaveAttribute('title', 'Slow reply: 3.6 s');
     const quick = within(transcript()).getByRole('button', { name: /Done\./ });
-    expect(quick).toHaveAccessibleName('Agent at 0:14: Done.');
+    expect(quick).toHaveAccessibleName('Agent 0:14: Done.');
     expect(within(transcript()).queryByRole('note')).not.toBeInTheDocument();
   });
 

@@ -214,7 +214,7 @@ describe('Transcript search bar', () => {
   it("keeps the role and time in the row's name while marking the message", async () => {
     const { user } = renderTranscript({ log });
     await user.type(searchBox(), 'help');
-    expect(screen.getByRole('button', { name: 'Agent at 0:01: Hello, how can I help?' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Agent 0:01: Hello, how can I help?' })).toBeInTheDocument();
     expect(rowOf(currentMark())?.getAttribute('aria-posinset')).toBe('1');
   });
 

@@ -71,7 +71,7 @@ describe('Transcript: flags and the timing note', () => {
 
     const row = screen.getByRole('button', { name: /five days/ });
     expect(row).toHaveAccessibleName(
-      'Agent at 0:15: The refund arrives in five days. Refund number 42.. Flagged: Slow reply: 8.3 s; Talk-over: 1.4 s',
+      'Agent 0:15 Slow reply 8.3 s Talk-over: The refund arrives in five days. Refund number 42.. Flagged: Slow reply: 8.3 s; Talk-over: 1.4 s',
     );
     expect(within(row).getByText('Slow reply 8.3 s')).toHaveAttribute('title', 'Slow reply: 8.3 s');
     expect(within(row).getByText('Talk-over')).toHaveAttribute('title', 'Talk-over: 1.4 s');

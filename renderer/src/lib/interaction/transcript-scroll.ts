@@ -1,0 +1,54 @@
+/**
+ * Where a transcript row stands in the scroll area of the virtualized list, and how to scroll to
+ * it: the geometry the transcript uses to follow playback and to show search matches.
+ */
+import type { SvelteVirtualizer } from '@tanstack/svelte-virtual';
+
+/** The transcript's virtualizer (the parts read here). */
+type ListVirtualizer = Pick<
+  SvelteVirtualizer<HTMLDivElement, HTMLLIElement>,
+  'measurementsCache' | 'scrollOffset' | 'scrollRect' | 'getOffsetForIndex'
+>;
+
+/**
+ * True when row `index` is entirely within the visible part of `scroller`. During a scroll event
+ * (`fromElement`), the element's own position is read (the virtualizer may not have heard of the
+ * scroll yet); otherwise the virtualizer's copy, which costs no layout work.
+ */
+export function rowInView(v: ListVirtualizer, scroller: HTMLElement, index: number, fromElement = false): boolean {
+  const item = v.measurementsCache[index];
+  if (!item) return false;
+  const top = fromElement ? scroller.scrollTop : (v.scrollOffset ?? 0);
+  const height = fromElement ? scroller.clientHeight : (v.scrollRect?.height ?? 0);
+  return item.start >= top - 1 && item.end <= top + height + 1;
+}
+
+/**
+ * How to scroll to row `index`: a nearby row (within two views) glides into view, a far jump (a
+ * seek) lands at once, and nothing glides when the system asks for reduced motion.
+ */
+export function revealBehaviour(v: ListVirtualizer, index: number): 'smooth' | 'auto' {
+  const target = v.getOffsetForIndex(index, 'center');
+  const distance = target ? Math.abs(target[0] - (v.scrollOffset ?? 0)) : Infinity;
+  // matchMedia is missing where there is no layout engine (jsdom in tests).
+  const reduceMotion =
+    typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+  return !reduceMotion && distance < 2 * (v.scrollRect?.height ?? 0) ? 'smooth' : 'auto';
+}
+
+/**
+ * The rows to draw: those in view plus `overscan` either side, and the row holding keyboard focus
+ * (`focused`, or null) even when scrolled away, so focus is not lost.
+ */
+export function rowsToDraw(
+  range: { startIndex: number; endIndex: number; overscan: number; count: number },
+  focused: number | null,
+): number[] {
+  const start = Math.max(0, range.startIndex - range.overscan);
+  const end = Math.min(range.count - 1, range.endIndex + range.overscan);
+  const indexes: number[] = [];
+  if (focused !== null && focused < start && focused < range.count) indexes.push(focused);
+  for (let i = start; i <= end; i += 1) indexes.push(i);
+  if (focused !== null && focused > end && focused < range.count) indexes.push(focused);
+  return indexes;
+}
