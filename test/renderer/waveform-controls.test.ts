@@ -84,15 +84,15 @@ describe('WaveformPlayer: moving and speed', () => {
     await drawn();
     advanceTo(mediaElement(), 30);
 
-    await user.click(screen.getByRole('button', { name: 'Forward 10 seconds' }));
+    await user.click(screen.getByRole('button', { name: 'Forward 10 s' }));
     expect(mediaElement().currentTime).toBe(40);
-    await user.click(screen.getByRole('button', { name: 'Back 10 seconds' }));
-    await user.click(screen.getByRole('button', { name: 'Back 10 seconds' }));
+    await user.click(screen.getByRole('button', { name: 'Back 10 s' }));
+    await user.click(screen.getByRole('button', { name: 'Back 10 s' }));
     expect(mediaElement().currentTime).toBe(20);
     expect(media.play).not.toHaveBeenCalled();
 
     advanceTo(mediaElement(), 95);
-    await user.click(screen.getByRole('button', { name: 'Forward 10 seconds' }));
+    await user.click(screen.getByRole('button', { name: 'Forward 10 s' }));
     expect(mediaElement().currentTime).toBe(100);
   });
 
