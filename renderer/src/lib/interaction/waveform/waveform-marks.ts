@@ -1,14 +1,15 @@
 /**
- * What the player draws over its wavesurfer: role regions and flagged moments through the regions
- * plugin, and search-match ticks in a layer of its own inside wavesurfer's wrapper (which is as
+ * What the player draws over its wavesurfer: role regions (as spans at the view's resolution, see
+ * region-spans.ts) and flagged moments through the regions plugin, and search-match ticks in a layer of its own inside wavesurfer's wrapper (which is as
  * wide as the zoomed waveform and scrolls with it, so positions in percent follow zoom and
  * scrolling). Everything can be redrawn on its own without re-creating wavesurfer. Times are in
  * seconds.
  */
 import type WaveSurfer from 'wavesurfer.js';
 import type { Region } from 'wavesurfer.js/dist/plugins/regions.esm.js';
-import type { FlaggedMoment, LaneRoles, RoleRegion } from '../analysis/types';
+import type { FlaggedMoment, LaneRoles, RoleRegion, SpeakerKind } from '../analysis/types';
 import { FLAG_COLOURS, flagFill, mergeTicks, regionHoverText, TICK_COLOUR } from './marks';
+import { regionAt, roleSpans, type SpanWindow } from './region-spans';
 import { regionFills } from './theme.svelte';
 import type { Surfer } from './surfer';
 
@@ -32,6 +33,10 @@ export class WaveformMarks {
   private readonly plugin: Surfer['regions'];
   private readonly tickLayer: HTMLDivElement;
   private roleRegions: Region[] = [];
+  private roles: RoleLayer = { regions: [], laneRoles: null, lanes: 0, dark: false };
+  /** The stretch of time the drawn spans cover, and at how many seconds per pixel. */
+  private drawnWindow: (SpanWindow & { secondsPerPx: number }) | null = null;
+  private hovered: RoleRegion | null = null;
   private flagRegions: Region[] = [];
   private matchTimes: readonly number[] = [];
   private readonly unsubscribe: Array<() => void> = [];
@@ -56,32 +61,98 @@ export class WaveformMarks {
       this.drawTicks(this.matchTimes);
     };
     this.unsubscribe.push(surfer.on('zoom', retick), surfer.on('redraw', retick));
+    // The spans follow the view: scrolled out of what is drawn, zoomed, resized or re-timed.
+    const follow = () => {
+      this.placeRoleSpans(false);
+    };
+    for (const event of ['scroll', 'zoom', 'redraw', 'resize'] as const)
+      this.unsubscribe.push(surfer.on(event, follow));
+    this.listenForHover();
   }
 
   /**
-   * Draws one region per entry, coloured by speaker kind. On a stereo recording whose lanes are
-   * known, agent and caller regions sit in their own lane; events span both.
+   * Draws the role regions, coloured by speaker kind, as spans of the view (see region-spans.ts).
+   * On a stereo recording whose lanes are known, agent and caller spans sit in their own lane;
+   * events span both. A hover anywhere over the waveform names the entry under the mouse.
    */
   drawRegions(regions: readonly RoleRegion[], laneRoles: LaneRoles | null, lanes: number, dark = false): void {
+    this.roles = { regions, laneRoles, lanes, dark };
+    this.placeRoleSpans(true);
+  }
+
+  /** Places the spans for the current view, unless those drawn already cover it at this zoom. */
+  private placeRoleSpans(force: boolean): void {
+    const wanted = this.viewWindow();
+    const drawn = this.drawnWindow;
+    if (!wanted) return;
+    const covered =
+      drawn !== null &&
+      drawn.secondsPerPx === wanted.secondsPerPx &&
+      drawn.startSeconds <= wanted.viewStart &&
+      drawn.endSeconds >= wanted.viewEnd;
+    if (covered && !force) return;
+    this.drawnWindow = wanted;
     for (const region of this.roleRegions) region.remove();
+    const { regions, laneRoles, lanes, dark } = this.roles;
     const fills = regionFills(dark);
-    this.roleRegions = regions.map((role) => {
+    this.roleRegions = roleSpans(regions, wanted).map((span) => {
       const region = this.plugin.addRegion({
-        start: role.startSeconds,
-        end: role.endSeconds,
-        color: fills[role.kind],
+        start: span.startSeconds,
+        end: span.endSeconds,
+        color: fills[span.kind],
         drag: false,
         resize: false,
-        channelIdx: laneOf(role, laneRoles, lanes),
+        channelIdx: laneOf(span.kind, laneRoles, lanes),
       });
-      region.element?.setAttribute('data-role-kind', role.kind);
-      region.on('over', (event) => {
-        this.hooks.onHover({ text: regionHoverText(role), clientX: event.clientX });
-      });
-      region.on('leave', () => {
-        this.hooks.onHover(null);
-      });
+      region.element?.setAttribute('data-role-kind', span.kind);
       return region;
+    });
+  }
+
+  /**
+   * The view in seconds, with one view's width of margin on each side, and its scale; null
+   * before wavesurfer knows the duration or has a width.
+   */
+  private viewWindow(): (SpanWindow & { secondsPerPx: number; viewStart: number; viewEnd: number }) | null {
+    const duration = this.surfer.getDuration();
+    const wrapper = this.surfer.getWrapper();
+    const totalPx = wrapper.scrollWidth || wrapper.clientWidth;
+    const viewPx = this.surfer.getWidth() || totalPx;
+    if (!(duration > 0) || !(totalPx > 0)) return null;
+    const secondsPerPx = duration / totalPx;
+    const viewStart = this.surfer.getScroll() * secondsPerPx;
+    const viewEnd = viewStart + viewPx * secondsPerPx;
+    const margin = viewPx * secondsPerPx;
+    return {
+      secondsPerPx,
+      viewStart,
+      viewEnd,
+      startSeconds: Math.max(0, viewStart - margin),
+      endSeconds: viewEnd + margin,
+      minSeconds: MIN_SPAN_PX * secondsPerPx,
+    };
+  }
+
+  // The entry under the mouse, from its x over the (possibly zoomed) waveform.
+  private listenForHover(): void {
+    const wrapper = this.surfer.getWrapper();
+    const onMove = (event: PointerEvent) => {
+      const box = wrapper.getBoundingClientRect();
+      const seconds = ((event.clientX - box.left) / box.width) * this.surfer.getDuration();
+      const region = box.width > 0 ? regionAt(this.roles.regions, seconds) : null;
+      if (region === this.hovered) return;
+      this.hovered = region;
+      this.hooks.onHover(region ? { text: regionHoverText(region), clientX: event.clientX } : null);
+    };
+    const onLeave = () => {
+      this.hovered = null;
+      this.hooks.onHover(null);
+    };
+    wrapper.addEventListener('pointermove', onMove);
+    wrapper.addEventListener('pointerleave', onLeave);
+    this.unsubscribe.push(() => {
+      wrapper.removeEventListener('pointermove', onMove);
+      wrapper.removeEventListener('pointerleave', onLeave);
     });
   }
 
@@ -138,8 +209,19 @@ export class WaveformMarks {
   }
 }
 
-/** Lane (channel index) a region is drawn in: its speaker's lane when the lanes are known, else -1 (all). */
-function laneOf(role: RoleRegion, laneRoles: LaneRoles | null, lanes: number): number {
-  if (lanes !== 2 || laneRoles?.kind !== 'inferred' || role.kind === 'event') return -1;
-  return role.kind === 'agent' ? laneRoles.agentChannel : 1 - laneRoles.agentChannel;
+/** Narrowest role span drawn, in pixels: narrower ones join their neighbours. */
+const MIN_SPAN_PX = 3;
+
+/** What the role spans are drawn from. */
+interface RoleLayer {
+  regions: readonly RoleRegion[];
+  laneRoles: LaneRoles | null;
+  lanes: number;
+  dark: boolean;
+}
+
+/** Lane (channel index) a span is drawn in: its speaker's lane when the lanes are known, else -1 (all). */
+function laneOf(kind: SpeakerKind, laneRoles: LaneRoles | null, lanes: number): number {
+  if (lanes !== 2 || laneRoles?.kind !== 'inferred' || kind === 'event') return -1;
+  return kind === 'agent' ? laneRoles.agentChannel : 1 - laneRoles.agentChannel;
 }
