@@ -221,13 +221,14 @@ export function exportTranscript(format: TranscriptFormat, input: TranscriptExpo
 
 /**
  * A file name from the SID and the start time (UTC), e.g.
- * `interaction_<sid>_2025-03-04_1012.srt`; without a start time, `interaction_<sid>.srt`.
+ * `interaction_1b4e…a427_2025-03-04_1012.srt` (the SID in full); without a start time,
+ * `<sid>.srt`.
  * `extension` is given without its dot. The SID must already be a well-formed SID (letters,
  * digits, `_` and `-`), so the name needs no further cleaning.
  */
 export function defaultFileName(sid: string, startedAtMs: number | null, extension: string): string {
-  if (startedAtMs === null) return `interaction_${sid}.${extension}`;
+  if (startedAtMs === null) return `${sid}.${extension}`;
   const d = new Date(startedAtMs);
   const date = `${String(d.getUTCFullYear())}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
-  return `interaction_${sid}_${date}_${pad(d.getUTCHours())}${pad(d.getUTCMinutes())}.${extension}`;
+  return `${sid}_${date}_${pad(d.getUTCHours())}${pad(d.getUTCMinutes())}.${extension}`;
 }

@@ -81,7 +81,7 @@ describe('exports through the page', () => {
     const starts = timed.map((e) => Math.round((e.offsetSeconds ?? 0) * 1000) / 1000);
 
     const srt = await inPage('exportTranscript', call.sid, 'srt');
-    expect(srt.saved).toMatch(new RegExp(`^interaction_${call.sid}_\\d{4}-\\d\\d-\\d\\d_\\d{4}\\.srt$`));
+    expect(srt.saved).toMatch(new RegExp(`^${call.sid}_\\d{4}-\\d\\d-\\d\\d_\\d{4}\\.srt$`));
     const srtCues = (await parseText(readFileSync(join(saveDir, srt.saved!), 'utf8'), { type: 'srt', strict: true }))
       .cues;
     expect(srtCues.map((c) => c.startTime)).toEqual(starts);

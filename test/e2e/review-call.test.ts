@@ -163,6 +163,20 @@ describe('reviewing a call by SID', () => {
     await h.page.getByRole('button', { name: 'Pause' }).click();
   });
 
+  it('cross-checks the number the call used against the phones, and opens its phone', async () => {
+    await showInteraction(h.page, call.sid);
+    const routing = h.page.getByRole('region', { name: 'Phone routing' });
+    const side = call.direction === 'outbound' ? 'Placed from' : 'Came in on';
+    await routing.getByText(side).waitFor();
+    await expect(routing.getByText(/This number (still|now) routes|has no .* agent now/).count()).resolves.toBe(1);
+    await routing.scrollIntoViewIfNeeded();
+    await h.page.screenshot({ path: join(ARTIFACTS_DIR, 'routing.png') });
+
+    await routing.getByRole('button', { name: 'Open phone' }).click();
+    await h.page.getByRole('region', { name: 'Phone details' }).waitFor();
+    await expect(h.page.getByRole('button', { name: 'Phones' }).getAttribute('aria-current')).resolves.toBe('page');
+  });
+
   it('a call without a recording still shows its transcript, with a note', async () => {
     await showInteraction(h.page, inProgressSid);
     await expect(h.page.getByRole('note').innerText()).resolves.toMatch(/no recording.*transcript is still shown/i);

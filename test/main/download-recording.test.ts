@@ -161,7 +161,7 @@ describe('exporting a transcript', () => {
     const { stack, asked, sid } = await demoStack((r) => Promise.resolve(path.join(folder, r.defaultName)));
     const result = await call(stack, 'exportTranscript', sid, 'vtt');
     expect(result).toEqual({ ok: true, value: { saved: asked[0]!.defaultName } });
-    expect(asked[0]!.defaultName.startsWith(`interaction_${sid}_`)).toBe(true);
+    expect(asked[0]!.defaultName.startsWith(`${sid}_`)).toBe(true);
     const text = fs.readFileSync(path.join(folder, asked[0]!.defaultName), 'utf8');
     expect(text.startsWith(`WEBVTT\n\nNOTE Interaction ${sid}\n`)).toBe(true);
     const refused = await call(stack, 'exportTranscript', sid, 'docx');

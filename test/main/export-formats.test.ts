@@ -110,9 +110,9 @@ describe('transcript exports', () => {
 
   it('names files from the SID and the UTC start', () => {
     expect(defaultFileName(exportInteraction.sid, exportInteraction.startedAtMs, 'srt')).toBe(
-      `interaction_${exportInteraction.sid}_2025-03-04_1012.srt`,
+      'interaction_0b6a4c1e-8a9f-4d2b-9c3e-5f1a2b3c4d5e_2025-03-04_1012.srt',
     );
-    expect(defaultFileName(exportInteraction.sid, null, 'mp3')).toBe(`interaction_${exportInteraction.sid}.mp3`);
+    expect(defaultFileName(exportInteraction.sid, null, 'mp3')).toBe('interaction_0b6a4c1e-8a9f-4d2b-9c3e-5f1a2b3c4d5e.mp3');
   });
 });
 

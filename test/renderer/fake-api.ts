@@ -79,8 +79,14 @@ function isDeferred(value: unknown): value is Deferred<unknown> {
  * (`resetApi`) so the next `api()` call uses it.
  */
 export function installFakeApi(replies: Replies = {}): FakeApi {
-  // A fresh install has no recent calls; the Interaction view lists them before any lookup.
-  const current: Record<string, unknown> = { listRecentCalls: ok([]), ...replies };
+  // A fresh install has no recent calls (the Interaction view lists them before any lookup), and
+  // a fresh account no phones or webhooks (a shown call cross-checks its number against them).
+  const current: Record<string, unknown> = {
+    listRecentCalls: ok([]),
+    listPhones: ok([]),
+    listWebhooks: ok([]),
+    ...replies,
+  };
   const calls = Object.fromEntries(API_METHODS.map((m) => [m, [] as unknown[][]])) as FakeApi['calls'];
   const raw: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
   for (const method of API_METHODS) {

@@ -56,6 +56,8 @@ export class FakeWaveSurfer {
   destroyed = false;
   constructor(readonly options: FakeWaveSurferOptions) {
     options.container?.appendChild(this.wrapper);
+    // As wide as the view (800 px), at the page's left edge.
+    this.wrapper.getBoundingClientRect = () => DOMRect.fromRect({ x: 0, y: 0, width: 800, height: 100 });
     queueMicrotask(() => this.emit('ready', options.duration));
   }
   on(event: string, listener: Listener) {
@@ -98,6 +100,9 @@ export class FakeWaveSurfer {
   }
   getWidth() {
     return 800;
+  }
+  getScroll() {
+    return 0;
   }
   getDuration() {
     return this.options.duration ?? 0;

@@ -187,9 +187,10 @@ describe('WaveformPlayer: marks', () => {
     const { ws } = await drawn({ regions: REGIONS, flags: [FLAG] });
     await vi.waitFor(() => expect(ws.liveRegions()).toHaveLength(4));
 
-    ws.liveRegions()[1]?.emit('over', new MouseEvent('mouseenter', { clientX: 50 }));
+    // 100 s over 800 px: x = 50 is 6.25 s, inside the caller's entry.
+    ws.wrapper.dispatchEvent(new MouseEvent('pointermove', { clientX: 50 }));
     expect(await screen.findByText('User: My order is late.')).toBeInTheDocument();
-    ws.liveRegions()[1]?.emit('leave', new MouseEvent('mouseleave'));
+    ws.wrapper.dispatchEvent(new MouseEvent('pointerleave'));
     await vi.waitFor(() => expect(screen.queryByText('User: My order is late.')).not.toBeInTheDocument());
 
     const click = new MouseEvent('click', { bubbles: true });

@@ -116,8 +116,8 @@ export class WaveformMarks {
   private viewWindow(): (SpanWindow & { secondsPerPx: number; viewStart: number; viewEnd: number }) | null {
     const duration = this.surfer.getDuration();
     const wrapper = this.surfer.getWrapper();
-    const totalPx = wrapper.scrollWidth || wrapper.clientWidth;
-    const viewPx = this.surfer.getWidth() || totalPx;
+    const viewPx = this.surfer.getWidth();
+    const totalPx = wrapper.scrollWidth || wrapper.clientWidth || viewPx;
     if (!(duration > 0) || !(totalPx > 0)) return null;
     const secondsPerPx = duration / totalPx;
     const viewStart = this.surfer.getScroll() * secondsPerPx;
