@@ -112,7 +112,9 @@ describe('transcript exports', () => {
     expect(defaultFileName(exportInteraction.sid, exportInteraction.startedAtMs, 'srt')).toBe(
       'interaction_0b6a4c1e-8a9f-4d2b-9c3e-5f1a2b3c4d5e_2025-03-04_1012.srt',
     );
-    expect(defaultFileName(exportInteraction.sid, null, 'mp3')).toBe('interaction_0b6a4c1e-8a9f-4d2b-9c3e-5f1a2b3c4d5e.mp3');
+    expect(defaultFileName(exportInteraction.sid, null, 'mp3')).toBe(
+      'interaction_0b6a4c1e-8a9f-4d2b-9c3e-5f1a2b3c4d5e.mp3',
+    );
   });
 });
 
