@@ -180,7 +180,7 @@ describe('Transcript: 5,000 entries', () => {
 
   it('puts only a window of rows in the DOM, each saying where it is in the whole list', async () => {
     renderTranscript({ log });
-    expect(screen.getByRole('heading')).toHaveTextContent('Transcript 5000 entries');
+    expect(screen.getByRole('heading')).toHaveTextContent('Transcript 5,000 entries');
     await vi.waitFor(() => expect(rows().length).toBeGreaterThan(0));
     // 600 px of view at about 50 px a row is 12 rows; a few more are drawn either side.
     expect(rows().length).toBeGreaterThanOrEqual(12);

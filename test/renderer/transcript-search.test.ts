@@ -115,6 +115,7 @@ describe('transcript-search: matching', () => {
     expect(formatCount(1, 'entry', 'entries')).toBe('1 entry');
     expect(formatCount(0, 'entry', 'entries')).toBe('0 entries');
     expect(formatCount(12, 'match', 'matches')).toBe('12 matches');
+    expect(formatCount(5000, 'entry', 'entries')).toBe('5,000 entries');
     expect(formatCount(1, 'call')).toBe('1 call');
     expect(formatCount(2, 'call')).toBe('2 calls');
   });

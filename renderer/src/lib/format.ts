@@ -99,14 +99,17 @@ export function unreadableText(
   return mark ? formatUnreadable(mark.rawType) : null;
 }
 
+/** Whole numbers with thousands separators, as the app's English text writes them. */
+const COUNT_FORMAT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+
 /**
- * A count with its noun in English, e.g. `1 entry`, `0 entries`, `3 matches`.
+ * A count with its noun in English, e.g. `1 entry`, `0 entries`, `5,000 entries`.
  * @param count a whole number
  * @param singular the noun for one
  * @param plural the noun for any other count; `singular` + `s` when omitted
  */
 export function formatCount(count: number, singular: string, plural = `${singular}s`): string {
-  return `${String(count)} ${count === 1 ? singular : plural}`;
+  return `${COUNT_FORMAT.format(count)} ${count === 1 ? singular : plural}`;
 }
 
 /**
