@@ -13,7 +13,7 @@ import { activeEntry, mediaTimeSeconds, waveformDrawn } from './review-helpers';
 /** What {@link checkInteraction} saw; printed by the harness as one JSON line. */
 export interface InteractionReport {
   sid: string;
-  /** Entries the transcript says it has (its heading: "Transcript N entries"). */
+  /** Entries the transcript says it has (its heading: "Transcript 5,000 entries"). */
   transcriptEntries: number;
   recording: {
     /** `ready`: playable; `unavailable`: the view says why not; `loading`: still loading at the deadline. */
@@ -75,7 +75,7 @@ export async function checkInteraction(
   await waitForCall(page, timeoutMs);
 
   const heading = await page.getByRole('heading', { name: /^Transcript/ }).innerText();
-  const transcriptEntries = Number(/(\d+) entr/.exec(heading)?.[1] ?? 0);
+  const transcriptEntries = Number((/([\d,]+) entr/.exec(heading)?.[1] ?? '0').replaceAll(',', ''));
   const recording = await recordingState(page, timeoutMs);
   const report: InteractionReport = { sid, transcriptEntries, recording, waveformSeconds: null };
   if (recording.state === 'ready') Object.assign(report, await waveformTime(page, startedAt, timeoutMs));
