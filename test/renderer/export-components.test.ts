@@ -9,7 +9,7 @@ import userEvent from '@testing-library/user-event';
 import type { Component } from 'svelte';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RecentCall } from '$shared/contract';
-import type { Phone, Webhook } from '$shared/domain';
+import type { Phone } from '$shared/domain';
 import { excerptMarkdown, excerptText } from '$shared/excerpt';
 import { pendingOpenSection, takeOpenRequest } from '../../renderer/src/lib/account/open-request.svelte';
 import CopyExcerpt from '../../renderer/src/lib/interaction/CopyExcerpt.svelte';
@@ -18,7 +18,16 @@ import RecentCalls from '../../renderer/src/lib/interaction/RecentCalls.svelte';
 import RoutingPanel from '../../renderer/src/lib/interaction/RoutingPanel.svelte';
 import Host from './export-query-host.svelte';
 import { requestFileCommand } from '../../renderer/src/lib/interaction/file-command.svelte';
-import { deferred, fail, installDialogPolyfill, installFakeApi, ok, PRODUCTION, type Replies } from './fake-api';
+import {
+  deferred,
+  fail,
+  installDialogPolyfill,
+  installFakeApi,
+  ok,
+  PRODUCTION,
+  type Replies,
+  webhook,
+} from './fake-api';
 
 const SID = 'interaction_0b6a4c1e-8a9f-4d2b-9c3e-5f1a2b3c4d5e';
 const AGENT_A = 'agent_00000000-0000-4000-8000-00000000000a';
@@ -162,16 +171,7 @@ describe('routing panel', () => {
     inboundAgentId: AGENT_B,
     outboundAgentId: null,
   };
-  const hook: Webhook = {
-    sid: 'wh_1',
-    url: 'https://hooks.example.com/calls',
-    callStartedEvent: true,
-    callEndedEvent: false,
-    createdAt: null,
-    updatedAt: null,
-    apiKey: null,
-    phoneNumber: { sid: 'phone_1', number: '+14155550199', name: 'Front desk' },
-  };
+  const hook = webhook({ callEndedEvent: false });
   const call = { direction: 'inbound', fromNumber: '+14155550123', toNumber: '+14155550199', agentSid: AGENT_A };
 
   it('says the number now routes to another agent, names the trunk and the webhook, and opens them', async () => {

@@ -16,7 +16,7 @@ import {
   type WorkspaceInfo,
 } from '$shared/contract';
 import type { RawApi } from '$shared/bridge';
-import type { Interaction, LogEntry, Phone } from '$shared/domain';
+import type { Interaction, LogEntry, Phone, Webhook } from '$shared/domain';
 import type { ApiErrorData } from '$shared/errors';
 import { resetApi } from '../../renderer/src/lib/api';
 
@@ -216,6 +216,24 @@ export function phone(name: string, number: string): Phone {
     updatedAt: null,
     inboundAgentId: null,
     outboundAgentId: null,
+  };
+}
+
+/**
+ * A webhook at https://hooks.example.com/calls for both call events, tied to the phone
+ * +14155550199 ("Front desk"), overridable field by field.
+ */
+export function webhook(overrides: Partial<Webhook> = {}): Webhook {
+  return {
+    sid: 'wh_1',
+    url: 'https://hooks.example.com/calls',
+    callStartedEvent: true,
+    callEndedEvent: true,
+    createdAt: null,
+    updatedAt: null,
+    apiKey: null,
+    phoneNumber: { sid: 'phone_1', number: '+14155550199', name: 'Front desk' },
+    ...overrides,
   };
 }
 

@@ -6,8 +6,8 @@
 import '@testing-library/svelte/vitest';
 import { screen, within } from '@testing-library/svelte';
 import { describe, expect, it, vi } from 'vitest';
-import type { Phone, Webhook } from '$shared/domain';
-import { demoSession, fail, interaction, ok } from './fake-api';
+import type { Phone } from '$shared/domain';
+import { demoSession, fail, interaction, ok, webhook } from './fake-api';
 import { renderWorkspace } from './render-app';
 
 vi.mock('wavesurfer.js', async () => (await import('./fake-wavesurfer')).wavesurferModule);
@@ -26,16 +26,7 @@ const phone: Phone = {
   inboundAgentId: OTHER_AGENT,
   outboundAgentId: null,
 };
-const hook: Webhook = {
-  sid: 'wh_1',
-  url: 'https://hooks.example.com/calls',
-  callStartedEvent: true,
-  callEndedEvent: true,
-  createdAt: null,
-  updatedAt: null,
-  apiKey: null,
-  phoneNumber: { sid: 'phone_1', number: '+14155550199', name: 'Front desk' },
-};
+const hook = webhook();
 const call = interaction({
   sid: SID,
   direction: 'inbound',

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Phone, Webhook } from '$shared/domain';
+import { webhook as fakeWebhook } from './fake-api';
 import { routingCheck } from '../../renderer/src/lib/interaction/routing-check';
 
 const AGENT_A = 'agent_00000000-0000-4000-8000-00000000000a';
@@ -21,17 +22,11 @@ const phone = (over: Partial<Phone> = {}): Phone => ({
   ...over,
 });
 
-const webhook = (over: Partial<Webhook> = {}): Webhook => ({
-  sid: 'wh_1',
-  url: 'https://hooks.example.com/calls',
-  callStartedEvent: true,
-  callEndedEvent: true,
-  createdAt: null,
-  updatedAt: null,
-  apiKey: null,
-  phoneNumber: { sid: 'phone_00000000-0000-4000-8000-000000000001', number: '+14155550199', name: 'Front desk' },
-  ...over,
-});
+const webhook = (over: Partial<Webhook> = {}): Webhook =>
+  fakeWebhook({
+    phoneNumber: { sid: 'phone_00000000-0000-4000-8000-000000000001', number: '+14155550199', name: 'Front desk' },
+    ...over,
+  });
 
 const inbound = { direction: 'inbound', fromNumber: '+14155550123', toNumber: '+14155550199', agentSid: AGENT_A };
 

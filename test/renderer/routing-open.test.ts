@@ -8,26 +8,16 @@ import '@testing-library/svelte/vitest';
 import { screen, within } from '@testing-library/svelte';
 import { flushSync } from 'svelte';
 import { describe, expect, it } from 'vitest';
-import type { Webhook } from '$shared/domain';
 import {
   pendingOpenSection,
   requestOpenPhone,
   requestOpenWebhook,
 } from '../../renderer/src/lib/account/open-request.svelte';
-import { demoSession, ok, phone } from './fake-api';
+import { demoSession, ok, phone, webhook } from './fake-api';
 import { renderWorkspace } from './render-app';
 
 const SALES = phone('Sales line', '+14155550123');
-const HOOK: Webhook = {
-  sid: 'wh_1',
-  url: 'https://hooks.example.com/calls',
-  callStartedEvent: true,
-  callEndedEvent: false,
-  createdAt: null,
-  updatedAt: null,
-  apiKey: null,
-  phoneNumber: null,
-};
+const HOOK = webhook({ callEndedEvent: false, phoneNumber: null });
 
 describe('opening an account item from a call', () => {
   it('shows the phone asked for, then the webhook asked for, each in its own screen', async () => {
