@@ -1,9 +1,9 @@
 /**
  * What the player draws over its wavesurfer: role regions (as spans at the view's resolution, see
- * region-spans.ts) and flagged moments through the regions plugin, and search-match ticks in a layer of its own inside wavesurfer's wrapper (which is as
- * wide as the zoomed waveform and scrolls with it, so positions in percent follow zoom and
- * scrolling). Everything can be redrawn on its own without re-creating wavesurfer. Times are in
- * seconds.
+ * region-spans.ts) and flagged moments through the regions plugin, and search-match ticks in a
+ * layer of its own inside wavesurfer's wrapper (which is as wide as the zoomed waveform and
+ * scrolls with it, so positions in percent follow zoom and scrolling). Everything can be redrawn
+ * on its own without re-creating wavesurfer. Times are in seconds.
  */
 import type WaveSurfer from 'wavesurfer.js';
 import type { Region } from 'wavesurfer.js/dist/plugins/regions.esm.js';
