@@ -24,7 +24,7 @@ export class TranscriptSearchState {
 
   /** The transcript folded for matching, rebuilt only when the log itself changes. */
   readonly index: TranscriptSearchIndex = $derived.by(() => buildSearchIndex(this.#log()));
-  /** Every match, in log order. The index is built on the first query, not when the transcript opens. */
+  /** Every match, in log order. The index is built on the first query or when idle ({@link prepare}), not when the transcript opens. */
   readonly matches: SearchMatch[] = $derived(this.active ? findMatches(this.index, this.query) : []);
   /** The matches by log entry, for the rows to highlight. */
   readonly byEntry: Map<number, Array<[number, number]>> = $derived(rangesByEntry(this.matches));
@@ -42,6 +42,14 @@ export class TranscriptSearchState {
   /** @param log returns the transcript being shown (read reactively) */
   constructor(log: () => readonly LogEntry[]) {
     this.#log = log;
+  }
+
+  /**
+   * Builds the index now (it is otherwise built on the first query): called while the page is
+   * idle, so the first keystroke only scans.
+   */
+  prepare(): void {
+    void this.index;
   }
 
   /** True once something other than blanks has been typed. */

@@ -39,6 +39,9 @@ export class WaveformMarks {
   private hovered: RoleRegion | null = null;
   private flagRegions: Region[] = [];
   private matchTimes: readonly number[] = [];
+  private readonly tickPath: SVGPathElement;
+  /** Width of the whole (zoomed) waveform in pixels, measured after zoom and redraw; 0 = not yet. */
+  private wrapperPx = 0;
   private readonly unsubscribe: Array<() => void> = [];
 
   constructor(
@@ -55,9 +58,11 @@ export class WaveformMarks {
       zIndex: '6',
       pointerEvents: 'none',
     });
+    this.tickPath = tickPathElement(this.tickLayer);
     surfer.getWrapper().appendChild(this.tickLayer);
-    // Zooming or resizing changes how many pixels apart the matches are: merge them again.
+    // Zooming or resizing changes how many pixels apart the matches are: measure, merge again.
     const retick = () => {
+      this.wrapperPx = 0;
       this.drawTicks(this.matchTimes);
     };
     this.unsubscribe.push(surfer.on('zoom', retick), surfer.on('redraw', retick));
@@ -184,19 +189,19 @@ export class WaveformMarks {
     });
   }
 
-  /** Draws a thin tick at each match time, merging ticks closer than a pixel. */
+  /**
+   * Draws a thin tick at each match time, merging ticks closer than a pixel. All ticks are one
+   * SVG path scaled to the waveform's width, so a keystroke that matches thousands of entries
+   * changes one attribute, and the width is measured only when zoom or size change.
+   */
   drawTicks(times: readonly number[]): void {
     this.matchTimes = times;
-    const wrapper = this.surfer.getWrapper();
-    const width = wrapper.scrollWidth || wrapper.clientWidth || this.surfer.getWidth();
-    const ticks = mergeTicks(times, this.surfer.getDuration(), width);
-    const fragment = document.createDocumentFragment();
-    for (const fraction of ticks) {
-      const tick = document.createElement('div');
-      tick.style.cssText = `position:absolute;top:0;bottom:0;left:${(fraction * 100).toFixed(4)}%;width:2px;margin-left:-1px;background:${TICK_COLOUR};opacity:0.85`;
-      fragment.appendChild(tick);
+    if (this.wrapperPx === 0) {
+      const wrapper = this.surfer.getWrapper();
+      this.wrapperPx = wrapper.scrollWidth || wrapper.clientWidth || this.surfer.getWidth();
     }
-    this.tickLayer.replaceChildren(fragment);
+    const ticks = mergeTicks(times, this.surfer.getDuration(), this.wrapperPx);
+    this.tickPath.setAttribute('d', ticks.map((fraction) => `M${(fraction * TICK_SCALE).toFixed(1)} 0V1`).join(''));
     this.tickLayer.dataset.ticks = String(ticks.length);
   }
 
@@ -207,6 +212,29 @@ export class WaveformMarks {
     this.roleRegions = [];
     this.flagRegions = [];
   }
+}
+
+/** Horizontal units of the tick layer's SVG (its viewBox is TICK_SCALE wide, stretched to the waveform). */
+const TICK_SCALE = 100_000;
+
+/** An SVG filling `layer`, stretched to its width, with one path for every tick (2 px wide whatever the zoom). */
+function tickPathElement(layer: HTMLElement): SVGPathElement {
+  const svgNs = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(svgNs, 'svg');
+  svg.setAttribute('viewBox', `0 0 ${String(TICK_SCALE)} 1`);
+  svg.setAttribute('preserveAspectRatio', 'none');
+  svg.setAttribute('width', '100%');
+  svg.setAttribute('height', '100%');
+  svg.style.display = 'block';
+  const path = document.createElementNS(svgNs, 'path');
+  path.setAttribute('stroke', TICK_COLOUR);
+  path.setAttribute('stroke-width', '2');
+  path.setAttribute('stroke-opacity', '0.85');
+  path.setAttribute('vector-effect', 'non-scaling-stroke');
+  path.setAttribute('fill', 'none');
+  svg.appendChild(path);
+  layer.appendChild(svg);
+  return path;
 }
 
 /** Narrowest role span drawn, in pixels: narrower ones join their neighbours. */
