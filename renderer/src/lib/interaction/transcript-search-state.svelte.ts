@@ -47,9 +47,10 @@ export class TranscriptSearchState {
   /**
    * Builds the index now (it is otherwise built on the first query): called while the page is
    * idle, so the first keystroke only scans.
+   * @returns the index (kept by the state; callers need not hold it)
    */
-  prepare(): void {
-    void this.index;
+  prepare(): TranscriptSearchIndex {
+    return this.index;
   }
 
   /** True once something other than blanks has been typed. */
