@@ -6,6 +6,7 @@
  * range (a hand-edited value, an older format) falls back to the default.
  */
 import { DEFAULT_TURN_TIMING } from './analysis/turn-timing';
+import { whenIdle } from '../idle';
 
 /** localStorage key of the slow-reply threshold (a decimal number of seconds, as text). */
 export const SLOW_REPLY_STORAGE_KEY = 'voice-review.slow-reply-seconds';
@@ -51,9 +52,7 @@ export function loadSlowReplySeconds(): number {
  * of showing the first call, before its recording starts loading. Later reads are quick.
  */
 export function warmUpTimingSettings(): void {
-  const read = () => void loadSlowReplySeconds();
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(read, { timeout: 2000 });
-  else setTimeout(read, 0);
+  whenIdle(() => void loadSlowReplySeconds(), 2000);
 }
 
 /**

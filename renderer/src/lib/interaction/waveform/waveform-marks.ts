@@ -120,9 +120,8 @@ export class WaveformMarks {
    */
   private viewWindow(): (SpanWindow & { secondsPerPx: number; viewStart: number; viewEnd: number }) | null {
     const duration = this.surfer.getDuration();
-    const wrapper = this.surfer.getWrapper();
     const viewPx = this.surfer.getWidth();
-    const totalPx = wrapper.scrollWidth || wrapper.clientWidth || viewPx;
+    const totalPx = this.measureWrapper();
     if (!(duration > 0) || !(totalPx > 0)) return null;
     const secondsPerPx = duration / totalPx;
     const viewStart = this.surfer.getScroll() * secondsPerPx;
@@ -136,6 +135,12 @@ export class WaveformMarks {
       endSeconds: viewEnd + margin,
       minSeconds: MIN_SPAN_PX * secondsPerPx,
     };
+  }
+
+  /** Width of the whole (possibly zoomed) waveform in pixels; reads the layout. */
+  private measureWrapper(): number {
+    const wrapper = this.surfer.getWrapper();
+    return wrapper.scrollWidth || wrapper.clientWidth || this.surfer.getWidth();
   }
 
   // The entry under the mouse, from its x over the (possibly zoomed) waveform.
@@ -196,10 +201,7 @@ export class WaveformMarks {
    */
   drawTicks(times: readonly number[]): void {
     this.matchTimes = times;
-    if (this.wrapperPx === 0) {
-      const wrapper = this.surfer.getWrapper();
-      this.wrapperPx = wrapper.scrollWidth || wrapper.clientWidth || this.surfer.getWidth();
-    }
+    if (this.wrapperPx === 0) this.wrapperPx = this.measureWrapper();
     const ticks = mergeTicks(times, this.surfer.getDuration(), this.wrapperPx);
     this.tickPath.setAttribute('d', ticks.map((fraction) => `M${(fraction * TICK_SCALE).toFixed(1)} 0V1`).join(''));
     this.tickLayer.dataset.ticks = String(ticks.length);
