@@ -183,6 +183,20 @@ describe('WaveformPlayer: marks', () => {
     expect(fakeWaveSurfers).toHaveLength(1);
   });
 
+  it('keeps the spans that did not change when the regions are drawn again, so they never blink out', async () => {
+    const { ws, rerender } = await drawn({ regions: REGIONS });
+    await vi.waitFor(() => expect(ws.liveRegions()).toHaveLength(3));
+    const [agent, user] = ws.liveRegions();
+
+    const longerEvent = { ...REGIONS[2]!, endSeconds: 12 };
+    await rerender({ regions: [REGIONS[0]!, REGIONS[1]!, longerEvent] });
+    await vi.waitFor(() => expect(ws.liveRegions()[2]?.params.end).toBe(12));
+    expect(ws.liveRegions()).toHaveLength(3);
+    expect(ws.liveRegions().slice(0, 2)).toEqual([agent, user]);
+    expect(agent?.removed).toBe(false);
+    expect(ws.regions).toHaveLength(4);
+  });
+
   it('names the role and the line on hover, and seeks to a flag when it is clicked', async () => {
     const { ws } = await drawn({ regions: REGIONS, flags: [FLAG] });
     await vi.waitFor(() => expect(ws.liveRegions()).toHaveLength(4));

@@ -36,6 +36,8 @@ export class WaveformMarks {
   private roles: RoleLayer = { regions: [], laneRoles: null, lanes: 0, dark: false };
   /** The stretch of time the drawn spans cover, and at how many seconds per pixel. */
   private drawnWindow: (SpanWindow & { secondsPerPx: number }) | null = null;
+  /** wavesurfer's duration when the spans were placed (regions are placed in fractions of it), in seconds. */
+  private spansDuration = 0;
   private hovered: RoleRegion | null = null;
   private flagRegions: Region[] = [];
   private matchTimes: readonly number[] = [];
@@ -97,21 +99,40 @@ export class WaveformMarks {
       drawn.endSeconds >= wanted.viewEnd;
     if (covered && !force) return;
     this.drawnWindow = wanted;
-    for (const region of this.roleRegions) region.remove();
     const { regions, laneRoles, lanes, dark } = this.roles;
     const fills = regionFills(dark);
+    // A span drawn already stays: the plugin shows a new region only after a timeout, so
+    // removing and adding every span would blank the waveform's colours for a moment.
+    const duration = this.surfer.getDuration();
+    const kept = new Map<string, Region>();
+    for (const region of this.roleRegions) {
+      const key = region.element?.dataset.spanKey;
+      if (key && this.spansDuration === duration && !kept.has(key)) kept.set(key, region);
+      else region.remove();
+    }
+    this.spansDuration = duration;
     this.roleRegions = roleSpans(regions, wanted).map((span) => {
+      const channelIdx = laneOf(span.kind, laneRoles, lanes);
+      const color = fills[span.kind];
+      const key = [span.kind, span.startSeconds, span.endSeconds, channelIdx, color].join('|');
+      const existing = kept.get(key);
+      if (existing) {
+        kept.delete(key);
+        return existing;
+      }
       const region = this.plugin.addRegion({
         start: span.startSeconds,
         end: span.endSeconds,
-        color: fills[span.kind],
+        color,
         drag: false,
         resize: false,
-        channelIdx: laneOf(span.kind, laneRoles, lanes),
+        channelIdx,
       });
       region.element?.setAttribute('data-role-kind', span.kind);
+      if (region.element) region.element.dataset.spanKey = key;
       return region;
     });
+    for (const region of kept.values()) region.remove();
   }
 
   /**
