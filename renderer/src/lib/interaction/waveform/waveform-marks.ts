@@ -9,7 +9,7 @@ import type WaveSurfer from 'wavesurfer.js';
 import type { Region } from 'wavesurfer.js/dist/plugins/regions.esm.js';
 import type { FlaggedMoment, LaneRoles, RoleRegion, SpeakerKind } from '../analysis/types';
 import { FLAG_COLOURS, flagFill, mergeTicks, regionHoverText, TICK_COLOUR } from './marks';
-import { regionAt, roleSpans, type SpanWindow } from './region-spans';
+import { regionAt, roleSpans, type RoleSpan, type SpanWindow } from './region-spans';
 import { regionFills } from './theme.svelte';
 import type { Surfer } from './surfer';
 
@@ -32,7 +32,8 @@ export class WaveformMarks {
   private readonly surfer: WaveSurfer;
   private readonly plugin: Surfer['regions'];
   private readonly tickLayer: HTMLDivElement;
-  private roleRegions: Region[] = [];
+  /** The role spans drawn, by kind, stretch, lane and colour. */
+  private roleRegions = new Map<string, Region>();
   private roles: RoleLayer = { regions: [], laneRoles: null, lanes: 0, dark: false };
   /** The stretch of time the drawn spans cover, and at how many seconds per pixel. */
   private drawnWindow: (SpanWindow & { secondsPerPx: number }) | null = null;
@@ -102,37 +103,38 @@ export class WaveformMarks {
     const { regions, laneRoles, lanes, dark } = this.roles;
     const fills = regionFills(dark);
     // A span drawn already stays: the plugin shows a new region only after a timeout, so
-    // removing and adding every span would blank the waveform's colours for a moment.
+    // removing and adding every span would blank the waveform's colours for a moment. Regions
+    // are placed in fractions of wavesurfer's duration, so a new duration places them all anew.
     const duration = this.surfer.getDuration();
-    const kept = new Map<string, Region>();
-    for (const region of this.roleRegions) {
-      const key = region.element?.dataset.spanKey;
-      if (key && this.spansDuration === duration && !kept.has(key)) kept.set(key, region);
-      else region.remove();
+    if (this.spansDuration !== duration) {
+      for (const region of this.roleRegions.values()) region.remove();
+      this.roleRegions.clear();
+      this.spansDuration = duration;
     }
-    this.spansDuration = duration;
-    this.roleRegions = roleSpans(regions, wanted).map((span) => {
+    const previous = this.roleRegions;
+    this.roleRegions = new Map();
+    for (const span of roleSpans(regions, wanted)) {
       const channelIdx = laneOf(span.kind, laneRoles, lanes);
       const color = fills[span.kind];
       const key = [span.kind, span.startSeconds, span.endSeconds, channelIdx, color].join('|');
-      const existing = kept.get(key);
-      if (existing) {
-        kept.delete(key);
-        return existing;
-      }
-      const region = this.plugin.addRegion({
-        start: span.startSeconds,
-        end: span.endSeconds,
-        color,
-        drag: false,
-        resize: false,
-        channelIdx,
-      });
-      region.element?.setAttribute('data-role-kind', span.kind);
-      if (region.element) region.element.dataset.spanKey = key;
-      return region;
+      this.roleRegions.set(key, previous.get(key) ?? this.addRoleSpan(span, color, channelIdx));
+      previous.delete(key);
+    }
+    for (const region of previous.values()) region.remove();
+  }
+
+  /** Adds one role span to the regions plugin, marked with its speaker kind. */
+  private addRoleSpan(span: RoleSpan, color: string, channelIdx: number): Region {
+    const region = this.plugin.addRegion({
+      start: span.startSeconds,
+      end: span.endSeconds,
+      color,
+      drag: false,
+      resize: false,
+      channelIdx,
     });
-    for (const region of kept.values()) region.remove();
+    region.element?.setAttribute('data-role-kind', span.kind);
+    return region;
   }
 
   /**
@@ -232,7 +234,7 @@ export class WaveformMarks {
   destroy(): void {
     for (const stop of this.unsubscribe.splice(0)) stop();
     this.tickLayer.remove();
-    this.roleRegions = [];
+    this.roleRegions.clear();
     this.flagRegions = [];
   }
 }
