@@ -43,7 +43,7 @@ export class WaveformMarks {
   private flagRegions: Region[] = [];
   private matchTimes: readonly number[] = [];
   private readonly tickPath: SVGPathElement;
-  /** Width of the whole (zoomed) waveform in pixels, measured after zoom and redraw; 0 = not yet. */
+  /** Width of the whole (zoomed) waveform in pixels, measured after zoom, redraw and resize; 0 = not yet. */
   private wrapperPx = 0;
   private readonly unsubscribe: Array<() => void> = [];
 
@@ -63,12 +63,13 @@ export class WaveformMarks {
     });
     this.tickPath = tickPathElement(this.tickLayer);
     surfer.getWrapper().appendChild(this.tickLayer);
-    // Zooming or resizing changes how many pixels apart the matches are: measure, merge again.
+    // Zooming or resizing changes the waveform's width and how many pixels apart the matches
+    // are: measure again, merge again. (Registered before the spans follow these events.)
     const retick = () => {
       this.wrapperPx = 0;
       this.drawTicks(this.matchTimes);
     };
-    this.unsubscribe.push(surfer.on('zoom', retick), surfer.on('redraw', retick));
+    for (const event of ['zoom', 'redraw', 'resize'] as const) this.unsubscribe.push(surfer.on(event, retick));
     // The spans follow the view: scrolled out of what is drawn, zoomed, resized or re-timed.
     const follow = () => {
       this.placeRoleSpans(false);
@@ -144,7 +145,7 @@ export class WaveformMarks {
   private viewWindow(): (SpanWindow & { secondsPerPx: number; viewStart: number; viewEnd: number }) | null {
     const duration = this.surfer.getDuration();
     const viewPx = this.surfer.getWidth();
-    const totalPx = this.measureWrapper();
+    const totalPx = this.wrapperWidth();
     if (!(duration > 0) || !(totalPx > 0)) return null;
     const secondsPerPx = duration / totalPx;
     const viewStart = this.surfer.getScroll() * secondsPerPx;
@@ -160,10 +161,16 @@ export class WaveformMarks {
     };
   }
 
-  /** Width of the whole (possibly zoomed) waveform in pixels; reads the layout. */
-  private measureWrapper(): number {
-    const wrapper = this.surfer.getWrapper();
-    return wrapper.scrollWidth || wrapper.clientWidth || this.surfer.getWidth();
+  /**
+   * Width of the whole (possibly zoomed) waveform in pixels. The layout is read once after each
+   * zoom, redraw and resize, not on every scroll event while the view follows playback.
+   */
+  private wrapperWidth(): number {
+    if (this.wrapperPx === 0) {
+      const wrapper = this.surfer.getWrapper();
+      this.wrapperPx = wrapper.scrollWidth || wrapper.clientWidth || this.surfer.getWidth();
+    }
+    return this.wrapperPx;
   }
 
   // The entry under the mouse, from its x over the (possibly zoomed) waveform.
@@ -224,8 +231,7 @@ export class WaveformMarks {
    */
   drawTicks(times: readonly number[]): void {
     this.matchTimes = times;
-    if (this.wrapperPx === 0) this.wrapperPx = this.measureWrapper();
-    const ticks = mergeTicks(times, this.surfer.getDuration(), this.wrapperPx);
+    const ticks = mergeTicks(times, this.surfer.getDuration(), this.wrapperWidth());
     this.tickPath.setAttribute('d', ticks.map((fraction) => `M${(fraction * TICK_SCALE).toFixed(1)} 0V1`).join(''));
     this.tickLayer.dataset.ticks = String(ticks.length);
   }
