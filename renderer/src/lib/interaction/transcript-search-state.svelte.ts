@@ -6,10 +6,11 @@
 import type { LogEntry } from '$shared/domain';
 import {
   buildSearchIndex,
-  findMatches,
-  rangesByEntry,
+  NO_RESULTS,
+  searchTranscript,
   stepMatch,
   type SearchMatch,
+  type SearchResults,
   type TranscriptSearchIndex,
 } from './transcript-search';
 
@@ -17,22 +18,20 @@ import {
 export class TranscriptSearchState {
   /** What the user typed. */
   query = $state('');
-  /** Position of the current match in {@link matches}; -1 when there is none. */
+  /** Position of the current match in {@link results} (from 0, in log order); -1 when there is none. */
   current = $state(-1);
 
   readonly #log: () => readonly LogEntry[];
 
   /** The transcript folded for matching, rebuilt only when the log itself changes. */
   readonly index: TranscriptSearchIndex = $derived.by(() => buildSearchIndex(this.#log()));
-  /** Every match, in log order. The index is built on the first query or when idle ({@link prepare}), not when the transcript opens. */
-  readonly matches: SearchMatch[] = $derived(this.active ? findMatches(this.index, this.query) : []);
-  /** The matches by log entry, for the rows to highlight. */
-  readonly byEntry: Map<number, Array<[number, number]>> = $derived(rangesByEntry(this.matches));
+  /** Every match. The index is built on the first query or when idle ({@link prepare}), not when the transcript opens. */
+  readonly results: SearchResults = $derived(this.active ? searchTranscript(this.index, this.query) : NO_RESULTS);
   /** Times (seconds) of the entries holding matches, each entry once, untimed entries left out. */
   readonly matchTimes: number[] = $derived.by(() => {
     const log = this.#log();
     const times: number[] = [];
-    for (const entry of this.byEntry.keys()) {
+    for (const entry of this.results.entries) {
       const at = log[entry]?.offsetSeconds;
       if (at !== null && at !== undefined) times.push(at);
     }
@@ -60,7 +59,7 @@ export class TranscriptSearchState {
 
   /** The match the user is on, if any. */
   get currentMatch(): SearchMatch | undefined {
-    return this.matches[this.current];
+    return this.results.at(this.current);
   }
 
   /**
@@ -69,7 +68,7 @@ export class TranscriptSearchState {
    */
   setQuery(query: string): SearchMatch | undefined {
     this.query = query;
-    this.current = this.matches.length > 0 ? 0 : -1;
+    this.current = this.results.count > 0 ? 0 : -1;
     return this.currentMatch;
   }
 
@@ -78,7 +77,7 @@ export class TranscriptSearchState {
    * @returns the match now current, if any
    */
   step(direction: 1 | -1): SearchMatch | undefined {
-    this.current = stepMatch(this.current, this.matches.length, direction);
+    this.current = stepMatch(this.current, this.results.count, direction);
     return this.currentMatch;
   }
 
@@ -95,6 +94,6 @@ export class TranscriptSearchState {
   currentRangeIn(entry: number): number {
     const match = this.currentMatch;
     if (match?.entry !== entry) return -1;
-    return this.byEntry.get(entry)?.findIndex(([start]) => start === match.start) ?? -1;
+    return this.results.byEntry.get(entry)?.findIndex(([start]) => start === match.start) ?? -1;
   }
 }

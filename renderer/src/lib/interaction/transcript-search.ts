@@ -98,25 +98,70 @@ export function buildSearchIndex(log: readonly LogEntry[]): TranscriptSearchInde
 }
 
 /**
+ * Every occurrence of one query in a transcript: grouped by log entry for the rows to draw, and
+ * numbered in log order (0 to `count - 1`) for stepping through them.
+ */
+export interface SearchResults {
+  /** Number of matches. */
+  readonly count: number;
+  /** [start, end) UTF-16 ranges of the matches by log entry, left to right; entries without a match are absent. */
+  readonly byEntry: ReadonlyMap<number, ReadonlyArray<readonly [number, number]>>;
+  /** Log entries holding matches, in log order, each once. */
+  readonly entries: readonly number[];
+  /**
+   * Match number `k` (from 0, in log order), found by binary search over the entries.
+   * @returns undefined when `k` is out of range
+   */
+  at(k: number): SearchMatch | undefined;
+}
+
+/** Results of a query that finds nothing. */
+export const NO_RESULTS: SearchResults = { count: 0, byEntry: new Map(), entries: [], at: () => undefined };
+
+/**
  * Every occurrence of `query` in the indexed transcript, in log order and, within a message,
  * left to right without overlaps. A query that is empty once trimmed and folded finds nothing.
+ * Ranges are built per entry in one pass (a first letter can match tens of thousands of times in a
+ * long call, so no object per match is kept).
  * @param index from {@link buildSearchIndex}
  * @param query what the user typed
  * @returns matches with offsets into the original messages (never splitting a character)
  */
-export function findMatches(index: TranscriptSearchIndex, query: string): SearchMatch[] {
+export function searchTranscript(index: TranscriptSearchIndex, query: string): SearchResults {
   const needle = foldForSearch(query.trim());
-  const matches: SearchMatch[] = [];
-  if (needle === '') return matches;
+  if (needle === '') return NO_RESULTS;
+  const byEntry = new Map<number, Array<[number, number]>>();
+  const entries: number[] = [];
+  /** For the n-th entry of `entries`, how many matches come before it. */
+  const before: number[] = [];
+  let count = 0;
   index.entries.forEach((text, entry) => {
     let from = text.folded.indexOf(needle);
+    if (from === -1) return;
+    const ranges: Array<[number, number]> = [];
     while (from !== -1) {
-      const last = from + needle.length - 1;
-      matches.push({ entry, start: text.starts[from] ?? 0, end: text.ends[last] ?? 0 });
+      ranges.push([text.starts[from] ?? 0, text.ends[from + needle.length - 1] ?? 0]);
       from = text.folded.indexOf(needle, from + needle.length);
     }
+    byEntry.set(entry, ranges);
+    entries.push(entry);
+    before.push(count);
+    count += ranges.length;
   });
-  return matches;
+  const at = (k: number): SearchMatch | undefined => {
+    if (!Number.isInteger(k) || k < 0 || k >= count) return undefined;
+    let low = 0;
+    let high = entries.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if ((before[middle] ?? 0) <= k) low = middle;
+      else high = middle - 1;
+    }
+    const entry = entries[low] ?? 0;
+    const range = byEntry.get(entry)?.[k - (before[low] ?? 0)];
+    return range ? { entry, start: range[0], end: range[1] } : undefined;
+  };
+  return { count, byEntry, entries, at };
 }
 
 /** A piece of a message as drawn: plain text, a match, or the current match. */
@@ -148,21 +193,6 @@ export function highlightSegments(
   });
   if (at < text.length || segments.length === 0) segments.push({ text: text.slice(at), mark: null });
   return segments;
-}
-
-/**
- * The matches grouped by log entry, as [start, end) ranges, for the rows to draw; entries
- * without a match are absent.
- * @param matches from {@link findMatches}
- */
-export function rangesByEntry(matches: readonly SearchMatch[]): Map<number, Array<[number, number]>> {
-  const byEntry = new Map<number, Array<[number, number]>>();
-  for (const match of matches) {
-    const list = byEntry.get(match.entry);
-    if (list) list.push([match.start, match.end]);
-    else byEntry.set(match.entry, [[match.start, match.end]]);
-  }
-  return byEntry;
 }
 
 /**
