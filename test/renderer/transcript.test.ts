@@ -1,8 +1,12 @@
-/** Which transcript entry is current at a playback time (renderer/src/lib/transcript.ts). */
+/**
+ * Which transcript entry is current at a playback time (renderer/src/lib/interaction/transcript.ts),
+ * and the row height the virtual list assumes for rows not yet drawn (transcript-scroll.ts).
+ */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { LogEntry } from '$shared/domain';
 import { activeEntryIndex } from '../../renderer/src/lib/interaction/transcript';
+import { TypicalRowHeight } from '../../renderer/src/lib/interaction/transcript-scroll';
 
 /** A log from offsets in order (null = untimed). */
 function logOf(offsets: (number | null)[]): LogEntry[] {
@@ -94,5 +98,24 @@ describe('activeEntryIndex', () => {
       // log2(5000) is about 13 steps, each reading an entry once or twice.
       expect(reads).toBeLessThan(40);
     }
+  });
+});
+
+describe('TypicalRowHeight', () => {
+  it('assumes the initial guess until a row is measured, then the height most rows have', () => {
+    const typical = new TypicalRowHeight(52);
+    expect(typical.px).toBe(52);
+    expect(typical.note(0)).toBe(0);
+    expect(typical.px).toBe(52);
+    // Speech rows of 44 px, a few taller ones (two lines, a badge): the common height wins.
+    for (const px of [44, 44, 88, 44, 55, 44, 66]) expect(typical.note(px)).toBe(px);
+    expect(typical.px).toBe(44);
+  });
+
+  it('follows the rows measured last (another font size, a resized window)', () => {
+    const typical = new TypicalRowHeight(52);
+    for (let i = 0; i < 40; i += 1) typical.note(44);
+    for (let i = 0; i < 20; i += 1) typical.note(60);
+    expect(typical.px).toBe(60);
   });
 });

@@ -1,6 +1,7 @@
 /**
  * Where a transcript row stands in the scroll area of the virtualized list, and how to scroll to
- * it: the geometry the transcript uses to follow playback and to show search matches.
+ * it: the geometry the transcript uses to follow playback and to show search matches, and the
+ * height assumed for rows not yet drawn.
  */
 import type { SvelteVirtualizer } from '@tanstack/svelte-virtual';
 
@@ -51,4 +52,44 @@ export function rowsToDraw(
   for (let i = start; i <= end; i += 1) indexes.push(i);
   if (focused !== null && focused > end && focused < range.count) indexes.push(focused);
   return indexes;
+}
+
+/** How many of the most recently measured rows {@link TypicalRowHeight} learns from. */
+const TYPICAL_ROW_SAMPLES = 32;
+
+/**
+ * The height most rows of the transcript have, learnt from the rows measured so far: the median
+ * of the last {@link TYPICAL_ROW_SAMPLES} measured heights, in CSS pixels (before any, the
+ * initial guess). The virtual list assumes it for the rows not yet drawn, so most rows measure
+ * as assumed: each row that measures otherwise makes the list recompute the position of every
+ * row after it, thousands in a long call, as a search or playback brings new rows into view.
+ */
+export class TypicalRowHeight {
+  #recent: number[] = [];
+  #px: number;
+
+  /** @param initialPx the height assumed before any row is measured, in CSS pixels */
+  constructor(initialPx: number) {
+    this.#px = initialPx;
+  }
+
+  /** The typical row height, in CSS pixels. */
+  get px(): number {
+    return this.#px;
+  }
+
+  /**
+   * Notes one row's measured height (a row not laid out, measuring 0, is left out).
+   * @param px the measured height, in CSS pixels
+   * @returns `px`, so the call can wrap the list's own measurement
+   */
+  note(px: number): number {
+    if (px > 0) {
+      this.#recent.push(px);
+      if (this.#recent.length > TYPICAL_ROW_SAMPLES) this.#recent.shift();
+      const sorted = [...this.#recent].sort((a, b) => a - b);
+      this.#px = sorted[sorted.length >> 1] ?? this.#px;
+    }
+    return px;
+  }
 }
