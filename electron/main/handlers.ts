@@ -229,7 +229,10 @@ function fileImplementations({
       // Filed under the workspace it was looked up in, taken before the request.
       const workspaceId = activeId();
       const interaction = await getInteraction(session, recordingSrc, sid);
-      if (workspaceId !== null) await recentCalls.record(workspaceId, { ...interaction, sid }).catch(() => undefined);
+      // Not awaited: the file is written with fsync, which waits behind the recording's own
+      // download to disk, and the call must not wait for its own entry in the list. The store
+      // runs its changes in order and `list` waits for them, so the list still shows this call.
+      if (workspaceId !== null) void recentCalls.record(workspaceId, { ...interaction, sid }).catch(() => undefined);
       return interaction;
     },
     removeWorkspace: async (id) => {

@@ -3,6 +3,7 @@
  * secrets in the in-memory store, the demo service on 127.0.0.1. Each test builds its own rig
  * (session, settings folder, demo server), so no test sees another's changes.
  */
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,7 @@ import { startDemoServer, type DemoServer } from '../../electron/main/demo/serve
 import { DEMO_GONE_SID, DEMO_REDIRECTED_SID } from '../../electron/main/demo/signed-storage';
 import type { HandlerTable } from '../../electron/main/handlers';
 import { createMemoryStore, type SecretStore } from '../../electron/main/keychain';
+import { RECENT_CALLS_FILE } from '../../electron/main/recent-calls';
 import { createRecordingHandler } from '../../electron/main/recording-protocol';
 import type { Session } from '../../electron/main/session';
 import { createSessionRig, RESOURCES_DIR } from './fixtures/session-rig';
@@ -257,6 +259,28 @@ describe('the demo workspace', () => {
     expect(interaction.ok).toBe(true);
     expect(r.requests.filter((q) => q.startsWith('GET ') && q.endsWith(`/interactions/${DENTAL_SID}`))).toHaveLength(1);
     expect(await call(r, 'getRecordingProblem', DENTAL_SID)).toEqual({ ok: true, value: null });
+  });
+
+  it('shows a call without waiting for the recent-calls file, which still lists it once written', async () => {
+    const r = await rig();
+    await call(r, 'openDemo');
+    // A named pipe in place of the list's file: reading it waits until the test writes to it, as
+    // a write waiting behind a recording's download to the same disk would.
+    const file = path.join(r.settingsDir, RECENT_CALLS_FILE);
+    execFileSync('mkfifo', [file]);
+    let released: Promise<void> | null = null;
+    // Opening a pipe to write waits for its reader (in a thread of the pool, not this one).
+    const release = () => (released ??= fs.promises.writeFile(file, '{}'));
+    try {
+      const interaction = await valueOf(r, 'getInteraction', DENTAL_SID);
+      expect(interaction.sid).toBe(DENTAL_SID);
+      const listed = call(r, 'listRecentCalls');
+      await release();
+      const recent = await listed;
+      expect(recent.ok && recent.value.map((c) => c.sid)).toEqual([DENTAL_SID]);
+    } finally {
+      await release();
+    }
   });
 
   it('gives the peaks decoded so far with the SID checked: null before any, the final ones once done', async () => {
