@@ -55,6 +55,8 @@ export interface BenchResults {
   /** The cell of (link, call, path), created empty on first use. */
   cell: (link: LinkName, call: CallName, path: PathName) => Cell;
   transcript: TranscriptSamples;
+  /** One plain download of the 40-minute recording per run, by link, in ms (BenchLink.timeDownload). */
+  downloadMs: Partial<Record<LinkName, number[]>>;
 }
 
 function emptyCell(): Cell {
@@ -88,6 +90,7 @@ export function createResults(): BenchResults {
       }
       return cell;
     },
+    downloadMs: {},
     transcript: {
       paint500Ms: [],
       paint5000Ms: [],

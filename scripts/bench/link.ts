@@ -54,6 +54,11 @@ export interface BenchLink {
    * first view does (the bare and wavesurfer paths play through the same recording protocol).
    */
   forgetRecordings(): Promise<void>;
+  /**
+   * Downloads `call`'s recording once straight from the long-call service (Node's fetch with the
+   * key, nothing else running), as a check of the link itself. @returns the time to the last byte, ms
+   */
+  timeDownload(call: CallName): Promise<number>;
   /** The long-call service's running totals: recording bytes sent and GET /interactions/<sid> by SID. */
   counters(): Promise<LongCallCounters>;
   close(): Promise<void>;
@@ -215,6 +220,18 @@ export async function startLink(
     freshStack,
     forgetRecordings: async () => {
       await current?.stack.recordings.clear();
+    },
+    timeDownload: async (call) => {
+      const auth = { Authorization: `Bearer ${longCalls.apiKey}` };
+      const answer = await fetch(`${longCalls.baseUrl}/interactions/${sids[call === '1 min' ? 0 : 1]!}`, {
+        headers: auth,
+      });
+      const { interaction } = (await answer.json()) as { interaction: { recording_url: string } };
+      const url = interaction.recording_url;
+      const started = performance.now();
+      const response = await fetch(url, { headers: auth });
+      await response.arrayBuffer();
+      return performance.now() - started;
     },
     counters: async () =>
       (await (await fetch(`${new URL(longCalls.baseUrl).origin}/__counters`)).json()) as LongCallCounters,

@@ -56,6 +56,13 @@ function describeSetup(out: string[], r: ReportInput): void {
   out.push(
     'served by the demo service and the app\'s recording protocol handler on 127.0.0.1; "16 Mbit/s" throttles recording bodies to 2,000,000 B/s.',
   );
+  const downloads = r.downloadMs['16 Mbit/s'] ?? [];
+  if (downloads.length > 0) {
+    const nominal = (statSync(files.fortyMinutes).size / SIXTEEN_MBIT) * 1000;
+    out.push(
+      `Link check: one plain download of the 40-min file at "16 Mbit/s" (Node fetch from the service, nothing else running): ${ms(median(downloads))} median of ${downloads.length} (size / rate = ${ms(nominal)}).`,
+    );
+  }
   out.push(
     'First audio: user action -> media element "playing" (currentTime then advancing); the action is "Show call" in Voice Review (Play pressed',
   );

@@ -16,7 +16,9 @@
  *     the action to 1 s after first audio and waveform (scripts/bench/memory.ts);
  *   - transcript painted after the response for 500 and 5,000 entries (p95 and median), and for
  *     5,000 entries the highlight update per playback tick and the search (keystroke to highlighted
- *     results painted).
+ *     results painted);
+ *   - on the 16 Mbit/s link, one plain download of the 40-minute file per run (Node's fetch, nothing
+ *     else running): the link's real speed, printed beside size / rate.
  * and prints them side by side with the performance targets, PASS/FAIL, and the machine
  * (scripts/bench/report.ts). Main is the app's own (createMainStack, scripts/bench/link.ts) and the
  * page's `window.api` the built preload (test/fixtures/preload-bridge.ts), so every call crosses
@@ -507,6 +509,7 @@ async function measureLink(
           chromiumVersion = await measureOne(setup, call, path, results.cell(link, call, path));
         }
       }
+      if (link === '16 Mbit/s') (results.downloadMs[link] ??= []).push(await setup.timeDownload('40 min'));
       if (args.transcript && args.paths.includes('vr') && link === args.links[0]) {
         log(
           `[${link}] run ${run}/${args.runs}: transcripts (${TRANSCRIPT_500_VIEWS} x 500, ${TRANSCRIPT_5000_VIEWS} x 5,000 entries)`,
