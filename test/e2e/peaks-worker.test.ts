@@ -2,15 +2,12 @@
  * The built peaks worker (out/main/peaks-worker.js, from electron/main/peaks/worker.ts), as
  * Electron's main runs it: the waveform a user sees must be the same whether the recording is
  * decoded in the worker or in-process, failures must arrive as the same typed errors, and a
- * failed download must not be mistaken for an undecodable recording. On Linux the worker runs at
- * a lower CPU priority than the rest of main, so the UI wins the CPU while a long call decodes.
+ * failed download must not be mistaken for an undecodable recording.
  */
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
-import { getPriority } from 'node:os';
+import { rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeToPeaks } from '../../electron/main/peaks/decode';
-import { PEAKS_THREAD_NICE } from '../../electron/main/peaks/thread-priority';
 import { createWorkerDecoder, type PeaksDecoder } from '../../electron/main/peaks/worker-decoder';
 import { ApiError } from '../../electron/shared/errors';
 import { generateAudioFixtures, type AudioFixtures } from '../main/fixtures/audio-fixtures';
@@ -19,18 +16,6 @@ import { PEAKS_WORKER } from './harness';
 
 let fixtures: AudioFixtures;
 let inWorker: PeaksDecoder;
-
-/** Nice values of this process's threads (Linux /proc; the 19th field of a task's stat). */
-function threadNiceValues(): number[] {
-  return readdirSync('/proc/self/task').flatMap((tid) => {
-    try {
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      return [Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])];
-    } catch {
-      return []; // the thread ended while listed
-    }
-  });
-}
 
 /** The file (or bytes) as a stream of 4 KiB chunks, as a download would deliver it. */
 async function* chunksOf(source: string | Uint8Array, failAfterBytes?: number): AsyncGenerator<Uint8Array> {
@@ -71,16 +56,6 @@ describe('peaks decoded in the worker thread', () => {
       expect(Math.abs(worker.durationSeconds - fixture.seconds)).toBeLessThan(0.05);
     }
   });
-
-  it.skipIf(process.platform !== 'linux')(
-    'decodes at a lower CPU priority than main on Linux (skipped elsewhere: nice is per process there, and not lowered)',
-    async () => {
-      await inWorker(chunksOf(fixtures.wavPcm16Stereo.file));
-      expect(threadNiceValues()).toContain(PEAKS_THREAD_NICE);
-      // Only the worker's thread: the thread running main's code keeps its priority.
-      expect(getPriority()).toBe(0);
-    },
-  );
 
   it('reports bytes that are not audio as undecodable, with the message the player shows', async () => {
     const notAudio = new TextEncoder().encode('<html><body>Sign in</body></html>'.repeat(100));

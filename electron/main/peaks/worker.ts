@@ -1,8 +1,7 @@
 /**
  * Peaks worker thread: peaks are computed off the renderer, in a worker main owns. Decoding a
  * long recording is seconds of CPU; here it runs beside main's event loop instead of on it, so
- * IPC and the recording protocol (which streams the audio being played) never wait for it, and
- * on Linux at a lower CPU priority, so it also yields to the renderer (thread-priority.ts).
+ * IPC and the recording protocol (which streams the audio being played) never wait for it.
  *
  * A worker decodes one recording after another (main keeps one warm between recordings, see
  * worker-decoder.ts), and warms the common decoders up as soon as it starts, so a short call's
@@ -18,7 +17,6 @@
 import { parentPort, type MessagePort } from 'node:worker_threads';
 import { ApiError } from '../../shared/errors';
 import { decodeToPeaks, UNDECODABLE_MESSAGE } from './decode';
-import { lowerThisThreadsPriority } from './thread-priority';
 import { warmUpPeaksDecoding } from './warm-up';
 import type { WorkerRequest, WorkerResponse } from './worker-decoder';
 
@@ -79,7 +77,5 @@ async function serve(): Promise<never> {
   }
 }
 
-// Decoding yields to the renderer and main's event loop (see thread-priority.ts).
-lowerThisThreadsPriority();
 // Recordings sent during the warm-up wait in the queue until it is done.
 void warmUpPeaksDecoding().then(serve);
