@@ -198,7 +198,7 @@ describe('the built main process', () => {
   it('forces the sandbox and registers the app and recording schemes before ready', () => {
     expect(record.sandboxEnabledBeforeReady).toBe(true);
     const app = record.privilegedSchemes.find((s) => s.scheme === 'app');
-    expect(app?.privileges).toMatchObject({ standard: true, secure: true, supportFetchAPI: true });
+    expect(app?.privileges).toMatchObject({ standard: true, secure: true, supportFetchAPI: true, codeCache: true });
     expect(app?.privileges.bypassCSP).toBeFalsy();
     const recording = record.privilegedSchemes.find((s) => s.scheme === 'vr-recording');
     expect(recording?.privileges).toMatchObject({ standard: true, secure: true, stream: true, corsEnabled: true });
