@@ -1,4 +1,5 @@
 import { mount } from 'svelte';
+import { warmUpAudioOutput } from './lib/audio-output-warm-up';
 import { warmUpTimingSettings } from './lib/interaction/timing-settings';
 import Root from './Root.svelte';
 import './app.css';
@@ -7,3 +8,4 @@ const target = document.getElementById('app');
 if (!target) throw new Error('renderer/index.html has no #app element to mount the app in.');
 mount(Root, { target });
 warmUpTimingSettings();
+warmUpAudioOutput();
