@@ -67,14 +67,9 @@ describe('warmUpAudioOutput', () => {
     vi.stubGlobal('AudioContext', undefined);
     warmUpAudioOutput();
     expect(() => page.idle()).not.toThrow();
-    vi.stubGlobal(
-      'AudioContext',
-      class {
-        constructor() {
-          throw new DOMException('No audio output device', 'NotSupportedError');
-        }
-      },
-    );
+    vi.stubGlobal('AudioContext', function NoAudioOutput() {
+      throw new DOMException('No audio output device', 'NotSupportedError');
+    });
     warmUpAudioOutput();
     expect(() => page.idle()).not.toThrow();
   });
