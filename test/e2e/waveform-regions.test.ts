@@ -21,16 +21,20 @@ let h: Harness;
 
 /**
  * Before any page script: when a node is first connected to the destination, also feed it to a
- * channel splitter with one AnalyserNode per channel (window.__laneTap), and count AudioContexts.
+ * channel splitter with one AnalyserNode per channel (window.__laneTap), and count the AudioContexts open.
  */
 function installAudioTap(): void {
-  const w = window as unknown as { __laneTap?: { left: AnalyserNode; right: AnalyserNode }; __contexts: number };
-  w.__contexts = 0;
+  const w = window as unknown as { __laneTap?: { left: AnalyserNode; right: AnalyserNode }; __openContexts: number };
+  w.__openContexts = 0;
   const Original = window.AudioContext;
   window.AudioContext = class extends Original {
     constructor(options?: AudioContextOptions) {
       super(options);
-      w.__contexts += 1;
+      w.__openContexts += 1;
+    }
+    override async close(): Promise<void> {
+      await super.close();
+      w.__openContexts -= 1;
     }
   };
   const connect = Reflect.get(AudioNode.prototype, 'connect') as (this: AudioNode, ...args: unknown[]) => unknown;
@@ -158,10 +162,11 @@ describe('the waveform of a call', () => {
         .isVisible(),
     ).resolves.toBe(true);
 
-    // Loading and playing made no AudioContext: the graph waits for the first mute or solo.
+    // Loading and playing left no AudioContext open (the app's start only warms the audio output
+    // up): the graph waits for the first mute or solo.
     await h.page.getByRole('button', { name: 'Play', exact: true }).click();
     await h.page.getByRole('button', { name: 'Pause', exact: true }).click();
-    expect(await h.page.evaluate(() => (window as unknown as { __contexts: number }).__contexts)).toBe(0);
+    expect(await h.page.evaluate(() => (window as unknown as { __openContexts: number }).__openContexts)).toBe(0);
 
     // Muting the caller: the agent's greeting (0.35 s to 7.6 s) still plays, on the right only.
     await recording.getByRole('button', { name: 'Mute Caller (left)' }).click();
@@ -181,7 +186,7 @@ describe('the waveform of a call', () => {
     // Solo off: the agent is heard again.
     await recording.getByRole('button', { name: 'Solo Caller (left)' }).click();
     expect((await loudness(h.page, 1, 1500)).right).toBeGreaterThan(0.02);
-    expect(await h.page.evaluate(() => (window as unknown as { __contexts: number }).__contexts)).toBe(1);
+    expect(await h.page.evaluate(() => (window as unknown as { __openContexts: number }).__openContexts)).toBe(1);
 
     await h.page.evaluate(() => {
       const audio = document.querySelector('audio');
