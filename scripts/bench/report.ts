@@ -30,6 +30,11 @@ function table(rows: string[][]): string {
     .join('\n');
 }
 
+/** One download of the 40-minute file at 16 Mbit/s by size / rate, in ms (what the link check and the targets compare with). */
+function oneDownloadMs(files: ReportInput['files']): number {
+  return (statSync(files.fortyMinutes).size / SIXTEEN_MBIT) * 1000;
+}
+
 /** The whole report, as lines. */
 export function report(r: ReportInput): string[] {
   const out: string[] = [];
@@ -58,7 +63,7 @@ function describeSetup(out: string[], r: ReportInput): void {
   );
   const downloads = r.downloadMs['16 Mbit/s'] ?? [];
   if (downloads.length > 0) {
-    const nominal = (statSync(files.fortyMinutes).size / SIXTEEN_MBIT) * 1000;
+    const nominal = oneDownloadMs(files);
     out.push(
       `Link check: one plain download of the 40-min file at "16 Mbit/s" (Node fetch from the service, nothing else running): ${ms(median(downloads))} median of ${downloads.length} (size / rate = ${ms(nominal)}).`,
     );
@@ -242,7 +247,7 @@ function targetTable(out: string[], r: ReportInput): void {
       ]);
     } else {
       // Peaks need the whole file: at 2,000,000 B/s its download alone takes size / rate.
-      const floor = (statSync(files.fortyMinutes).size / SIXTEEN_MBIT) * 1000;
+      const floor = oneDownloadMs(files);
       targetRows.push([
         `40 min, waveform complete <= 1.15x one download of the file (${link}; ${ms(floor)})`,
         ratio(first / floor),
