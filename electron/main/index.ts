@@ -30,7 +30,7 @@ import { createLinkRouter, findLinkArgument, registerLinkScheme } from './deep-l
 import { createKeytarStore } from './keychain';
 import { configureMainLog } from './log';
 import { createMainStack, registerIpc } from './main-stack';
-import { RECORDING_SCHEME, recordingPath } from './recording-protocol';
+import { RECORDING_SCHEME } from './recording-protocol';
 import { createKeyStorage } from './secret-storage';
 import {
   APP_INDEX_URL,
@@ -124,7 +124,7 @@ async function start(): Promise<void> {
     userDataDir,
     secrets: createKeyStorage({ keychain: createKeytarStore(), safeStorage, dir: userDataDir }),
     resourcesDir: join(app.getAppPath(), 'resources'),
-    recordingSrc: (sid) => `${RECORDING_SCHEME}://local${recordingPath(sid)}`,
+    recordingOrigin: `${RECORDING_SCHEME}://local`,
     appOrigin: devServerUrl,
     log,
     peaksDecoder: { workerPath: join(__dirname, 'peaks-worker.js') },

@@ -7,6 +7,7 @@
  */
 import { join } from 'node:path';
 import { API_METHODS, channelOf, type ApiMethod, type IpcResult } from '../shared/contract';
+import { RECORDING_PATH_PREFIX, recordingSrcOf } from '../shared/recording-src';
 import type { Resolver } from './api/destination';
 import { withAppCors } from './app-protocol';
 import { startDemoServer } from './demo/server';
@@ -42,10 +43,10 @@ export interface MainStackOptions {
    */
   startDemo?: () => Promise<DemoHandle>;
   /**
-   * The URL the renderer plays an interaction's recording from: `vr-recording://local/recording/<sid>`
-   * in Electron, the loopback server's `/recording/<sid>` in the harness and the benchmark.
+   * Origin the renderer plays recordings from (an interaction's at `<origin>/recording/<sid>`):
+   * `vr-recording://local` in Electron, the loopback server in the harness and the benchmark.
    */
-  recordingSrc: (sid: string) => string;
+  recordingOrigin: string;
   /**
    * Origin of app pages besides `app://voice-review`: electron-vite's dev server in development,
    * the loopback server in the harness and the benchmark. IPC calls from any other frame are
@@ -107,6 +108,7 @@ export function createMainStack(options: MainStackOptions): MainStack {
   const recordings = createRecordingCache(
     options.recordingCacheRoot === undefined ? {} : { root: options.recordingCacheRoot },
   );
+  const recordingSrcPrefix = `${options.recordingOrigin}${RECORDING_PATH_PREFIX}`;
   const session = createSession({
     settings: createSettingsStore(options.userDataDir),
     secrets: registeringSecrets(options.secrets),
@@ -118,6 +120,7 @@ export function createMainStack(options: MainStackOptions): MainStack {
     fetch: options.fetch,
     recordingResolver: options.recordingResolver,
     onRecordingsForgotten: () => void recordings.clear(),
+    recordingSrcPrefix,
   });
   const locate = (sid: string) => session.locateRecording(sid);
   const decoder = options.peaksDecoder;
@@ -132,7 +135,7 @@ export function createMainStack(options: MainStackOptions): MainStack {
   const handlers = createHandlers({
     session,
     peaks,
-    recordingSrc: options.recordingSrc,
+    recordingSrc: (sid) => recordingSrcOf(recordingSrcPrefix, sid),
     exports: createExportsService({
       lookUpInteraction: (sid) => session.lookUpInteraction(sid),
       workspaceName: () => session.activeWorkspaceName(),

@@ -13,6 +13,7 @@
  * answer clears it.
  */
 import type { RecordingProblem } from '../shared/contract';
+import { RECORDING_PATH_PREFIX } from '../shared/recording-src';
 import { isSid } from '../shared/sid';
 import type { ApiClient } from './api/client';
 import type { RecordingFetcher } from './api/recording-fetcher';
@@ -25,7 +26,7 @@ export const RECORDING_SCHEME = 'vr-recording';
 
 /** Path of a recording under any origin that serves this handler. */
 export function recordingPath(sid: string): string {
-  return `/recording/${encodeURIComponent(sid)}`;
+  return `${RECORDING_PATH_PREFIX}${encodeURIComponent(sid)}`;
 }
 
 /** What the handler (and the peaks service) needs to know about an interaction's recording. */

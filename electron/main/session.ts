@@ -69,6 +69,8 @@ export interface SessionDeps {
   recordingResolver?: Resolver | undefined;
   /** Told when the recordings seen are forgotten (the workspace was switched, removed or cleared). */
   onRecordingsForgotten?: (() => void) | undefined;
+  /** Where the renderer plays recordings from (SessionInfo.recordingSrcPrefix); default: not said. */
+  recordingSrcPrefix?: string | undefined;
 }
 
 /**
@@ -122,6 +124,7 @@ interface Parts {
   keys: WorkspaceKeys;
   active: ActiveWorkspace;
   fetch: typeof fetch | undefined;
+  recordingSrcPrefix: string | null;
 }
 
 /** Creates the session. Nothing is read until the first call. */
@@ -136,7 +139,13 @@ export function createSession(deps: SessionDeps): Session {
     recordingResolver: deps.recordingResolver,
     onRecordingsForgotten: deps.onRecordingsForgotten,
   });
-  const parts: Parts = { registry, keys, active, fetch: deps.fetch };
+  const parts: Parts = {
+    registry,
+    keys,
+    active,
+    fetch: deps.fetch,
+    recordingSrcPrefix: deps.recordingSrcPrefix ?? null,
+  };
   let queue: Promise<unknown> = Promise.resolve();
 
   const info = async (): Promise<SessionInfo> => {
@@ -182,7 +191,7 @@ export function createSession(deps: SessionDeps): Session {
   };
 }
 
-async function sessionInfo({ registry, keys, active }: Parts): Promise<SessionInfo> {
+async function sessionInfo({ registry, keys, active, recordingSrcPrefix }: Parts): Promise<SessionInfo> {
   const s = await registry.settings();
   const current = active.workspace();
   const workspaces: WorkspaceInfo[] = s.workspaces.map((w) =>
@@ -195,6 +204,7 @@ async function sessionInfo({ registry, keys, active }: Parts): Promise<SessionIn
     demoInteractions: await active.demoInteractions(),
     secretStorage: await keys.status(),
     preferences: { ...s.preferences },
+    recordingSrcPrefix,
   };
 }
 

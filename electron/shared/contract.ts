@@ -39,6 +39,13 @@ export interface SessionInfo {
   secretStorage: SecretStorageStatus;
   /** User preferences (settings.json). */
   preferences: Preferences;
+  /**
+   * Where recordings play from: interaction `sid`'s recording is at
+   * `recordingSrcOf(recordingSrcPrefix, sid)` (shared/recording-src.ts), the same URL as its
+   * `Interaction.recording.src`, so the player can start fetching at "Show call", before the
+   * interaction's answer. Null when main does not say (the player waits for the interaction).
+   */
+  recordingSrcPrefix: string | null;
 }
 
 /** User preferences kept in settings.json. */

@@ -164,6 +164,17 @@
       }
     }
   };
+  // The app may give a media element its src before the element is in the page (it starts the
+  // recording at "Show call"): first audio "from media src" counts from that moment.
+  const srcProperty = Object.getOwnPropertyDescriptor(HTMLMediaElement.prototype, 'src');
+  Object.defineProperty(HTMLMediaElement.prototype, 'src', {
+    ...srcProperty,
+    set(value) {
+      if (B.t0 !== null && B.mediaAt === null && value) B.mediaAt = now();
+      if (B.t0 !== null) watchMedia(this);
+      srcProperty.set.call(this, value);
+    },
+  });
   const observer = new MutationObserver(onMutations);
   const observe = () =>
     observer.observe(document, {

@@ -11,7 +11,6 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createMemoryStore } from '../../electron/main/keychain';
 import { createMainStack, registerIpc, type MainStack } from '../../electron/main/main-stack';
-import { recordingPath } from '../../electron/main/recording-protocol';
 import {
   buildTranscript,
   type LongCallServerOptions,
@@ -143,7 +142,7 @@ async function startRun(
     userDataDir: dir,
     secrets: createMemoryStore(),
     resourcesDir: join(__dirname, '../../resources'),
-    recordingSrc: (sid) => `${origin}${recordingPath(sid)}`,
+    recordingOrigin: origin,
     appOrigin: origin,
     log: quiet,
     peaksDecoder: { workerPath: app.peaksWorker },

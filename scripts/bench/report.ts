@@ -75,8 +75,9 @@ function describeSetup(out: string[], r: ReportInput): void {
     'as soon as it is enabled), WaveSurfer.create({url, autoplay}) for wavesurfer, src + play() for bare <audio>. "From media src": from the',
   );
   out.push(
-    'moment the page has the media element with its src (Voice Review: first seen by a MutationObserver; bare: same as first audio).',
+    'moment a media element is given its src (Voice Review: at "Show call", the recording is started while the call is looked up, so this',
   );
+  out.push('is its first audio from "Show call" less a few ms; bare: same as first audio).');
   out.push('Waveform: user action -> waveform drawn and painted;');
   out.push(
     "cached = second view in the same app session (page reloaded, peaks from the main-side disk cache). Memory: PSS of the page's",

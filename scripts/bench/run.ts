@@ -121,7 +121,7 @@ function stepsOf(state: BenchState, prefix: string): Array<[string, number | nul
   const at = (v: number | null): number | null => (v === null || state.t0 === null ? null : v - state.t0);
   return [
     [`${prefix}interaction response`, at(state.responseAt)],
-    [`${prefix}media element`, at(state.mediaAt)],
+    [`${prefix}media element given its src`, at(state.mediaAt)],
     [`${prefix}transcript painted`, at(state.paintedAt)],
     [`${prefix}Play enabled and pressed`, at(state.playClickedAt)],
     [`${prefix}playing`, at(state.playingAt)],

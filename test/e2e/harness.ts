@@ -18,7 +18,6 @@ import { createAppProtocolHandler } from '../../electron/main/app-protocol';
 import type { HandlerTable } from '../../electron/main/handlers';
 import { createMemoryStore, type SecretStore } from '../../electron/main/keychain';
 import { createMainStack, registerIpc, type MainStack, type MainStackOptions } from '../../electron/main/main-stack';
-import { recordingPath } from '../../electron/main/recording-protocol';
 import type { Session } from '../../electron/main/session';
 import { answerWith } from '../fixtures/http-bridge';
 import { createIpcMainStandIn, installPreload, IPC_RESULT_PATH, type IpcMainStandIn } from '../fixtures/preload-bridge';
@@ -116,7 +115,7 @@ export async function startHarnessMain(extra: Pick<MainStackOptions, 'chooseSave
     userDataDir: userData,
     secrets,
     resourcesDir: join(ROOT, 'resources'),
-    recordingSrc: (sid) => `${origin}${recordingPath(sid)}`,
+    recordingOrigin: origin,
     appOrigin: origin,
     log: { info: logLine('info'), warn: logLine('warn'), error: logLine('error') },
     // Decoding runs in the built worker, as in Electron (ensureBuilt/npm run build made it).
@@ -175,7 +174,9 @@ export async function startHarness(
   const pageErrors: string[] = [];
   page.on('pageerror', (err) => pageErrors.push(err.message));
   page.on('console', (msg) => {
-    if (msg.type() === 'error') pageErrors.push(msg.text());
+    // The resource's address too, for the browser's own lines about failed loads.
+    const at = msg.location().url;
+    if (msg.type() === 'error') pageErrors.push(at ? `${msg.text()} (${at})` : msg.text());
   });
 
   const url = `${main.origin}/index.html`;
@@ -195,6 +196,17 @@ export async function startHarness(
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Drops the browser's lines about a recording that failed to load with `status`: the app starts a
+ * call's recording at "Show call", before it knows whether the call has one, so a call without a
+ * recording (404), an unknown SID (404) or a service that cannot be reached (502) logs one failed
+ * load there, while the page itself has no error.
+ */
+export function dropFailedRecordingLoads(h: Pick<Harness, 'pageErrors'>, status: number): void {
+  const failed = (line: string) => line.includes(`status of ${String(status)}`) && line.includes('/recording/');
+  h.pageErrors.splice(0, h.pageErrors.length, ...h.pageErrors.filter((line) => !failed(line)));
 }
 
 /** What the harness's server answers besides the app's files. */

@@ -11,6 +11,7 @@ import { DEMO_GONE_SID, DEMO_REDIRECTED_SID } from '../../electron/main/demo/sig
 import type { Interaction } from '../../electron/shared/domain';
 import { ensureBuilt } from './build';
 import {
+  dropFailedRecordingLoads,
   ARTIFACTS_DIR,
   openDemoAfresh,
   playerTimeSeconds,
@@ -182,6 +183,7 @@ describe('reviewing a call by SID', () => {
     await expect(h.page.getByRole('note').innerText()).resolves.toMatch(/no recording.*transcript is still shown/i);
     expect((await transcriptSize(h.page)).drawnRows).toBeGreaterThan(0);
     await expect(h.page.getByText('Still in progress').isVisible()).resolves.toBe(true);
+    dropFailedRecordingLoads(h, 404);
   });
 
   it('an unknown SID is reported in words with a retry', async () => {
@@ -191,6 +193,7 @@ describe('reviewing a call by SID', () => {
     await alert.waitFor();
     await expect(alert.innerText()).resolves.toMatch(/was not found in (this )?workspace/);
     await expect(alert.getByRole('button', { name: 'Retry' }).isVisible()).resolves.toBe(true);
+    dropFailedRecordingLoads(h, 404);
   });
 });
 

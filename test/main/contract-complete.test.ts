@@ -40,7 +40,7 @@ describe('the contract method list', () => {
       userDataDir: '/nonexistent-voice-review-user-data',
       secrets: createMemoryStore(),
       resourcesDir: '/nonexistent-resources',
-      recordingSrc: (sid) => sid,
+      recordingOrigin: 'vr-recording://local',
       log: { info: () => undefined, warn: () => undefined, error: () => undefined },
     });
     const ipcMain = createIpcMainStandIn();

@@ -18,6 +18,7 @@ import { createRecordingHandler } from '../../electron/main/recording-protocol';
 import type { Session } from '../../electron/main/session';
 import { createSessionRig, RESOURCES_DIR } from './fixtures/session-rig';
 import type { ApiMethod, IpcResult, VoiceReviewApi } from '../../electron/shared/contract';
+import { recordingSrcOf } from '../../electron/shared/recording-src';
 import { E164_HINT } from '../../electron/shared/validation';
 
 const DENTAL_SID = 'interaction_a11be33b-a3c4-45fc-8bb4-fa63399cb100';
@@ -236,6 +237,9 @@ describe('the demo workspace', () => {
     const interaction = await valueOf(r, 'getInteraction', DENTAL_SID);
     const src = `vr-recording://local/recording/${DENTAL_SID}`;
     expect(interaction.recording).toEqual({ available: true, src });
+    // The renderer can form the same URL from the SID alone, before the interaction's answer.
+    const session = await valueOf(r, 'getSession');
+    expect(recordingSrcOf(session.recordingSrcPrefix!, DENTAL_SID)).toBe(src);
     expect(interaction).not.toHaveProperty('recordingUrl');
     expect(JSON.stringify(interaction)).not.toMatch(/127\.0\.0\.1|demo_[0-9a-f]{24}/);
     expect(interaction.log.length).toBe(26);
@@ -247,16 +251,19 @@ describe('the demo workspace', () => {
     expect(Buffer.from(await response.arrayBuffer()).toString('latin1')).toBe('OggS');
   });
 
-  it('showing a call sends exactly one GET /interactions/{sid}, peaks asked first or not', async () => {
+  it('showing a call sends exactly one GET /interactions/{sid}, whichever of its asks comes first', async () => {
     const r = await rig();
     await call(r, 'openDemo');
-    // The view asks for the peaks and the interaction together (peaks first), as the renderer does.
-    const [peaks, interaction] = await Promise.all([
-      call(r, 'getPeaks', DENTAL_SID),
+    // The view starts the recording, then asks for the interaction and the peaks, all at once.
+    const play = createRecordingHandler({ locate: (sid) => r.session.locateRecording(sid) });
+    const [recording, interaction, peaks] = await Promise.all([
+      play(new Request(`vr-recording://local/recording/${DENTAL_SID}`, { headers: { Range: 'bytes=0-3' } })),
       call(r, 'getInteraction', DENTAL_SID),
+      call(r, 'getPeaks', DENTAL_SID),
     ]);
-    expect(peaks.ok).toBe(true);
+    expect(recording.status).toBe(206);
     expect(interaction.ok).toBe(true);
+    expect(peaks.ok).toBe(true);
     expect(r.requests.filter((q) => q.startsWith('GET ') && q.endsWith(`/interactions/${DENTAL_SID}`))).toHaveLength(1);
     expect(await call(r, 'getRecordingProblem', DENTAL_SID)).toEqual({ ok: true, value: null });
   });

@@ -11,7 +11,6 @@ import { startDemoServer, type DemoServer } from '../../electron/main/demo/serve
 import { createMemoryStore } from '../../electron/main/keychain';
 import { createMainStack } from '../../electron/main/main-stack';
 import { createRecentCalls, RECENT_CALLS_FILE, type RecentCallSource } from '../../electron/main/recent-calls';
-import { recordingPath } from '../../electron/main/recording-protocol';
 import type { IpcResult, RecentCall } from '../../electron/shared/contract';
 import { RESOURCES_DIR } from './fixtures/session-rig';
 
@@ -107,7 +106,7 @@ describe('recent calls over IPC', () => {
       secrets: createMemoryStore(),
       resourcesDir: RESOURCES_DIR,
       startDemo: () => Promise.resolve({ ...demo, close: () => Promise.resolve() }),
-      recordingSrc: (sid) => `vr-recording://local${recordingPath(sid)}`,
+      recordingOrigin: 'vr-recording://local',
       log: { info: () => undefined, warn: () => undefined, error: () => undefined },
       peaksCacheDir: null,
       recordingCacheRoot: path.join(tempDir(), 'recordings'),

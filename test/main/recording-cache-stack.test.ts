@@ -58,7 +58,7 @@ describe('recordings of a workspace', () => {
       secrets: createMemoryStore(),
       resourcesDir: RESOURCES_DIR,
       startDemo: () => Promise.resolve({ ...demo, close: () => Promise.resolve() }),
-      recordingSrc: (sid) => `vr-recording://local${recordingPath(sid)}`,
+      recordingOrigin: 'vr-recording://local',
       log: quiet,
       peaksCacheDir: null,
       recordingCacheRoot: root,

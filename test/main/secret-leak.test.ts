@@ -260,7 +260,7 @@ beforeAll(async () => {
     secrets: createKeyStorage({ keychain, safeStorage: encryptingSafeStorage(), dir: userData }),
     resourcesDir: join(ROOT, 'resources'),
     startDemo: () => Promise.resolve({ ...demo, close: () => Promise.resolve() }),
-    recordingSrc: (sid) => `${RECORDING_SCHEME}://local${recordingPath(sid)}`,
+    recordingOrigin: `${RECORDING_SCHEME}://local`,
     log,
     fetch: loggingFetch,
   });

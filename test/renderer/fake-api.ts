@@ -157,6 +157,7 @@ export function sessionDefaults(): SessionInfo {
       safeStorage: null,
     },
     preferences: { requestTimeoutSeconds: 15 },
+    recordingSrcPrefix: null,
   };
 }
 

@@ -5,8 +5,9 @@
  * `vi.mock('wavesurfer.js', async () => (await import('./fake-wavesurfer')).wavesurferModule)`.
  *
  * Plugins given in `plugins` are only recorded. The regions plugin, once registered, is a
- * recording stand-in: each region added is a {@link FakeRegion} whose element sits in the fake's
- * wrapper (a div inside the container), so tests can find and hover or click it. The view is
+ * recording stand-in: each region added is a {@link FakeRegion} whose element sits in the
+ * plugin's layer (`part="regions-container"`, as the real plugin's) in the fake's wrapper (a div
+ * inside the container), so tests can find and hover or click it. The view is
  * 800 px wide; `zoom` records the pixels per second asked for.
  */
 import { vi } from 'vitest';
@@ -75,11 +76,14 @@ export class FakeWaveSurfer {
   }
   registerPlugin(plugin: { constructor: { name: string } }) {
     if (plugin.constructor.name !== 'RegionsPlugin') return plugin;
+    const layer = document.createElement('div');
+    layer.setAttribute('part', 'regions-container');
+    this.wrapper.appendChild(layer);
     return {
       addRegion: (params: FakeRegion['params']) => {
         const region = new FakeRegion(params);
         this.regions.push(region);
-        this.wrapper.appendChild(region.element);
+        layer.appendChild(region.element);
         return region;
       },
       getRegions: () => this.liveRegions(),

@@ -197,6 +197,46 @@ describe('WaveformPlayer: marks', () => {
     expect(ws.regions).toHaveLength(4);
   });
 
+  it('keeps the flags that did not change when the flags are drawn again', async () => {
+    const { ws, rerender } = await drawn({ flags: [FLAG] });
+    await vi.waitFor(() => expect(ws.liveRegions()).toHaveLength(1));
+    const [slow] = ws.liveRegions();
+
+    const silence: FlaggedMoment = {
+      kind: 'silence',
+      entryIndex: 5,
+      label: 'Silence: 6.0 s',
+      startSeconds: 40,
+      endSeconds: 46,
+    };
+    await rerender({ flags: [{ ...FLAG }, silence] });
+    await vi.waitFor(() => expect(ws.liveRegions()).toHaveLength(2));
+    expect(ws.liveRegions()[0]).toBe(slow);
+    expect(slow?.removed).toBe(false);
+    expect(ws.liveRegions()[1]?.element.title).toBe('Silence: 6.0 s');
+    expect(ws.regions).toHaveLength(2);
+  });
+
+  it('shows the regions layer again once the plugin has attached the regions added', async () => {
+    const { ws, rerender } = await drawn({ regions: REGIONS });
+    const layer = ws.wrapper.querySelector<HTMLElement>('[part="regions-container"]')!;
+    await vi.waitFor(() => expect(ws.liveRegions()).toHaveLength(3));
+    await vi.waitFor(() => expect(layer.style.contentVisibility).toBe(''));
+
+    // New spans: the layer's content is left out of layout while the plugin attaches them (one
+    // task per region, each reading the layout), then laid out and shown.
+    vi.useFakeTimers();
+    try {
+      await rerender({ regions: [...REGIONS, { ...REGIONS[1]!, entryIndex: 3, startSeconds: 10, endSeconds: 20 }] });
+      expect(ws.liveRegions()).toHaveLength(4);
+      expect(layer.style.contentVisibility).toBe('hidden');
+      vi.runOnlyPendingTimers();
+      expect(layer.style.contentVisibility).toBe('');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('names the role and the line on hover, and seeks to a flag when it is clicked', async () => {
     const { ws } = await drawn({ regions: REGIONS, flags: [FLAG] });
     await vi.waitFor(() => expect(ws.liveRegions()).toHaveLength(4));

@@ -40,12 +40,17 @@ export class WaveformMarks {
   /** wavesurfer's duration when the spans were placed (regions are placed in fractions of it), in seconds. */
   private spansDuration = 0;
   private hovered: RoleRegion | null = null;
-  private flagRegions: Region[] = [];
+  /** The flagged moments drawn, by kind, stretch and label. */
+  private flagRegions = new Map<string, Region>();
+  /** wavesurfer's duration when the flags were placed, in seconds. */
+  private flagsDuration = 0;
   private matchTimes: readonly number[] = [];
   private readonly tickPath: SVGPathElement;
   /** Width of the whole (zoomed) waveform in pixels, measured after zoom, redraw and resize; 0 = not yet. */
   private wrapperPx = 0;
   private readonly unsubscribe: Array<() => void> = [];
+  /** The timer that lays the regions' layer out again (see holdLayerLayout), or null. */
+  private layerRelease: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
     { surfer, regions }: Surfer,
@@ -122,6 +127,7 @@ export class WaveformMarks {
       previous.delete(key);
     }
     for (const region of previous.values()) region.remove();
+    this.holdLayerLayout();
   }
 
   /** Adds one role span to the regions plugin, marked with its speaker kind. */
@@ -198,30 +204,67 @@ export class WaveformMarks {
 
   /** Draws each flagged moment as a shaded span with a solid marker at its start; a click seeks there. */
   drawFlags(flags: readonly FlaggedMoment[]): void {
-    for (const region of this.flagRegions) region.remove();
-    this.flagRegions = flags.map((flag) => {
-      const region = this.plugin.addRegion({
-        start: flag.startSeconds,
-        end: Math.max(flag.endSeconds, flag.startSeconds),
-        color: flagFill(flag.kind),
-        drag: false,
-        resize: false,
-      });
-      const element = region.element;
-      if (element) {
-        element.title = flag.label;
-        element.setAttribute('aria-label', flag.label);
-        element.setAttribute('data-flag-kind', flag.kind);
-        element.style.borderLeft = `2px solid ${FLAG_COLOURS[flag.kind]}`;
-        element.style.cursor = 'pointer';
-      }
-      region.on('click', (event) => {
-        // The waveform under it would seek to the click; the flag seeks to its start instead.
-        event.stopPropagation();
-        this.hooks.onSeek(flag.startSeconds);
-      });
-      return region;
+    // A flag drawn already stays (the plugin reads the page's layout for each region it adds);
+    // a new duration places them all anew, as for the spans.
+    const duration = this.surfer.getDuration();
+    if (this.flagsDuration !== duration) {
+      for (const region of this.flagRegions.values()) region.remove();
+      this.flagRegions.clear();
+      this.flagsDuration = duration;
+    }
+    const previous = this.flagRegions;
+    this.flagRegions = new Map();
+    for (const flag of flags) {
+      const key = [flag.kind, flag.startSeconds, flag.endSeconds, flag.label].join('|');
+      this.flagRegions.set(key, previous.get(key) ?? this.addFlag(flag));
+      previous.delete(key);
+    }
+    for (const region of previous.values()) region.remove();
+    this.holdLayerLayout();
+  }
+
+  /** Adds one flagged moment to the regions plugin: a clickable stretch that seeks to its start. */
+  private addFlag(flag: FlaggedMoment): Region {
+    const region = this.plugin.addRegion({
+      start: flag.startSeconds,
+      end: Math.max(flag.endSeconds, flag.startSeconds),
+      color: flagFill(flag.kind),
+      drag: false,
+      resize: false,
     });
+    const element = region.element;
+    if (element) {
+      element.title = flag.label;
+      element.setAttribute('aria-label', flag.label);
+      element.setAttribute('data-flag-kind', flag.kind);
+      element.style.borderLeft = `2px solid ${FLAG_COLOURS[flag.kind]}`;
+      element.style.cursor = 'pointer';
+    }
+    region.on('click', (event) => {
+      // The waveform under it would seek to the click; the flag seeks to its start instead.
+      event.stopPropagation();
+      this.hooks.onSeek(flag.startSeconds);
+    });
+    return region;
+  }
+
+  /**
+   * Called after adding regions: keeps the regions plugin's layer out of layout until the plugin
+   * has attached them. The plugin attaches each new region in a task of its own after reading
+   * the page's layout, so a few hundred spans (a 40-minute call at full view) would lay the page
+   * out a few hundred times; with the layer's content skipped (`content-visibility: hidden`; its
+   * own box, and so the widths the plugin reads, unchanged) those reads cost nothing, and the
+   * layer is laid out once, after the plugin's tasks (queued before this timer).
+   */
+  private holdLayerLayout(): void {
+    const layer = this.surfer.getWrapper().querySelector<HTMLElement>('[part~="regions-container"]');
+    if (!layer) return;
+    if (this.layerRelease !== null) clearTimeout(this.layerRelease);
+    layer.style.contentVisibility = 'hidden';
+    this.layerRelease = setTimeout(() => {
+      this.layerRelease = null;
+      layer.style.contentVisibility = '';
+    }, 0);
   }
 
   /**
@@ -239,9 +282,10 @@ export class WaveformMarks {
   /** Removes every mark (wavesurfer itself is destroyed by its owner). */
   destroy(): void {
     for (const stop of this.unsubscribe.splice(0)) stop();
+    if (this.layerRelease !== null) clearTimeout(this.layerRelease);
     this.tickLayer.remove();
     this.roleRegions.clear();
-    this.flagRegions = [];
+    this.flagRegions.clear();
   }
 }
 
