@@ -33,17 +33,13 @@ export class WaveformMarks {
   private readonly plugin: Surfer['regions'];
   private readonly tickLayer: HTMLDivElement;
   /** The role spans drawn, by kind, stretch, lane and colour. */
-  private roleRegions = new Map<string, Region>();
+  private readonly roleRegions = new KeyedRegions();
   private roles: RoleLayer = { regions: [], laneRoles: null, lanes: 0, dark: false };
   /** The stretch of time the drawn spans cover, and at how many seconds per pixel. */
   private drawnWindow: (SpanWindow & { secondsPerPx: number }) | null = null;
-  /** wavesurfer's duration when the spans were placed (regions are placed in fractions of it), in seconds. */
-  private spansDuration = 0;
   private hovered: RoleRegion | null = null;
   /** The flagged moments drawn, by kind, stretch and label. */
-  private flagRegions = new Map<string, Region>();
-  /** wavesurfer's duration when the flags were placed, in seconds. */
-  private flagsDuration = 0;
+  private readonly flagRegions = new KeyedRegions();
   private matchTimes: readonly number[] = [];
   private readonly tickPath: SVGPathElement;
   /** Width of the whole (zoomed) waveform in pixels, measured after zoom, redraw and resize; 0 = not yet. */
@@ -109,25 +105,21 @@ export class WaveformMarks {
     const { regions, laneRoles, lanes, dark } = this.roles;
     const fills = regionFills(dark);
     // A span drawn already stays: the plugin shows a new region only after a timeout, so
-    // removing and adding every span would blank the waveform's colours for a moment. Regions
-    // are placed in fractions of wavesurfer's duration, so a new duration places them all anew.
-    const duration = this.surfer.getDuration();
-    if (this.spansDuration !== duration) {
-      for (const region of this.roleRegions.values()) region.remove();
-      this.roleRegions.clear();
-      this.spansDuration = duration;
-    }
-    const previous = this.roleRegions;
-    this.roleRegions = new Map();
-    for (const span of roleSpans(regions, wanted)) {
+    // removing and adding every span would blank the waveform's colours for a moment.
+    const spans = roleSpans(regions, wanted).map((span) => {
       const channelIdx = laneOf(span.kind, laneRoles, lanes);
       const color = fills[span.kind];
-      const key = [span.kind, span.startSeconds, span.endSeconds, channelIdx, color].join('|');
-      this.roleRegions.set(key, previous.get(key) ?? this.addRoleSpan(span, color, channelIdx));
-      previous.delete(key);
-    }
-    for (const region of previous.values()) region.remove();
-    this.holdLayerLayout();
+      return {
+        key: [span.kind, span.startSeconds, span.endSeconds, channelIdx, color].join('|'),
+        span,
+        color,
+        channelIdx,
+      };
+    });
+    const added = this.roleRegions.draw(spans, this.surfer.getDuration(), ({ span, color, channelIdx }) =>
+      this.addRoleSpan(span, color, channelIdx),
+    );
+    if (added) this.holdLayerLayout();
   }
 
   /** Adds one role span to the regions plugin, marked with its speaker kind. */
@@ -204,23 +196,13 @@ export class WaveformMarks {
 
   /** Draws each flagged moment as a shaded span with a solid marker at its start; a click seeks there. */
   drawFlags(flags: readonly FlaggedMoment[]): void {
-    // A flag drawn already stays (the plugin reads the page's layout for each region it adds);
-    // a new duration places them all anew, as for the spans.
-    const duration = this.surfer.getDuration();
-    if (this.flagsDuration !== duration) {
-      for (const region of this.flagRegions.values()) region.remove();
-      this.flagRegions.clear();
-      this.flagsDuration = duration;
-    }
-    const previous = this.flagRegions;
-    this.flagRegions = new Map();
-    for (const flag of flags) {
-      const key = [flag.kind, flag.startSeconds, flag.endSeconds, flag.label].join('|');
-      this.flagRegions.set(key, previous.get(key) ?? this.addFlag(flag));
-      previous.delete(key);
-    }
-    for (const region of previous.values()) region.remove();
-    this.holdLayerLayout();
+    // A flag drawn already stays (the plugin reads the page's layout for each region it adds).
+    const keyed = flags.map((flag) => ({
+      key: [flag.kind, flag.startSeconds, flag.endSeconds, flag.label].join('|'),
+      flag,
+    }));
+    const added = this.flagRegions.draw(keyed, this.surfer.getDuration(), ({ flag }) => this.addFlag(flag));
+    if (added) this.holdLayerLayout();
   }
 
   /** Adds one flagged moment to the regions plugin: a clickable stretch that seeks to its start. */
@@ -284,8 +266,8 @@ export class WaveformMarks {
     for (const stop of this.unsubscribe.splice(0)) stop();
     if (this.layerRelease !== null) clearTimeout(this.layerRelease);
     this.tickLayer.remove();
-    this.roleRegions.clear();
-    this.flagRegions.clear();
+    this.roleRegions.forget();
+    this.flagRegions.forget();
   }
 }
 
@@ -327,4 +309,43 @@ interface RoleLayer {
 function laneOf(kind: SpeakerKind, laneRoles: LaneRoles | null, lanes: number): number {
   if (lanes !== 2 || laneRoles?.kind !== 'inferred' || kind === 'event') return -1;
   return kind === 'agent' ? laneRoles.agentChannel : 1 - laneRoles.agentChannel;
+}
+
+/**
+ * Regions of the plugin drawn by key: drawing again keeps each region whose key is still wanted,
+ * removes the others and adds the new ones. Regions are placed in fractions of wavesurfer's
+ * duration, so a new duration removes them all and adds them anew.
+ */
+class KeyedRegions {
+  private drawn = new Map<string, Region>();
+  /** wavesurfer's duration when the drawn regions were added, in seconds. */
+  private duration = 0;
+
+  /** Draws `items` (each with its `key`) on wavesurfer's `duration`; true when a region was added. */
+  draw<T extends { key: string }>(items: readonly T[], duration: number, add: (item: T) => Region): boolean {
+    if (this.duration !== duration) {
+      for (const region of this.drawn.values()) region.remove();
+      this.drawn.clear();
+      this.duration = duration;
+    }
+    const previous = this.drawn;
+    this.drawn = new Map();
+    let added = false;
+    for (const item of items) {
+      let region = previous.get(item.key);
+      if (!region) {
+        region = add(item);
+        added = true;
+      }
+      this.drawn.set(item.key, region);
+      previous.delete(item.key);
+    }
+    for (const region of previous.values()) region.remove();
+    return added;
+  }
+
+  /** Forgets the regions drawn (wavesurfer, destroyed by its owner, removes them). */
+  forget(): void {
+    this.drawn.clear();
+  }
 }
