@@ -13,6 +13,7 @@
  * answer clears it.
  */
 import type { RecordingProblem } from '../shared/contract';
+import { ApiError } from '../shared/errors';
 import { RECORDING_PATH_PREFIX } from '../shared/recording-src';
 import { isSid } from '../shared/sid';
 import type { ApiClient } from './api/client';
@@ -100,7 +101,8 @@ const FORWARDED_RESPONSE_HEADERS = ['content-length', 'content-range', 'accept-r
  * nosniff`, served from the run's recording cache (one upstream GET per recording; bytes still on
  * their way are waited for), except a Range starting far ahead of the running download, which is
  * forwarded upstream (recording-cache's `withinReach`); 416 for a range past the end; 400 for a
- * malformed path, 404 for an unknown SID or an unplayable URL (body says why), 405 for methods
+ * malformed path, 404 for an unknown SID (also when the interaction's lookup answers not found)
+ * or an unplayable URL (body says why), 502 when the lookup fails otherwise, 405 for methods
  * other than GET/HEAD; for an upstream failure the upstream's 4xx status (404, 403, ...), 504 for
  * a timeout, 502 otherwise, with the problem's words as the body (never the upstream's body).
  * Never buffers the recording in memory.
@@ -117,7 +119,9 @@ export function createRecordingHandler(options: RecordingHandlerOptions): (reque
     try {
       location = await options.locate(sid);
     } catch (err) {
-      return text(502, err instanceof Error ? err.message : 'The interaction could not be loaded.');
+      // An unknown SID is a 404 like any missing resource; any other failed lookup is the gateway's.
+      const status = err instanceof ApiError && err.kind === 'not_found' ? 404 : 502;
+      return text(status, err instanceof Error ? err.message : 'The interaction could not be loaded.');
     }
     if (!location) return text(404, 'Unknown interaction.');
     const playable = playableLocation(location);

@@ -316,6 +316,15 @@ describe('refusals', () => {
     expect(response.status).toBe(502);
     expect(await response.text()).toBe('The service rejected the API key (HTTP 401).');
   });
+
+  it('answers 404 with the reason when the interaction does not exist', async () => {
+    const handle = createRecordingHandler({
+      locate: () => Promise.reject(new ApiError({ kind: 'not_found', status: 404, message: 'Interaction not found.' })),
+    });
+    const response = await handle(recordingRequest(newSid()));
+    expect(response.status).toBe(404);
+    expect(await response.text()).toBe('Interaction not found.');
+  });
 });
 
 describe('upstream failures and streaming', () => {
