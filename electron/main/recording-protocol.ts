@@ -14,7 +14,7 @@
  */
 import type { RecordingProblem } from '../shared/contract';
 import { ApiError } from '../shared/errors';
-import { RECORDING_PATH_PREFIX } from '../shared/recording-src';
+import { RECORDING_PATH_PREFIX, recordingSrcOf } from '../shared/recording-src';
 import { isSid } from '../shared/sid';
 import type { ApiClient } from './api/client';
 import type { RecordingFetcher } from './api/recording-fetcher';
@@ -25,9 +25,12 @@ import { createRecordingCache, type PlayableLocation, type RecordingCache } from
 /** Scheme registered as privileged (standard, secure, stream, fetch) by main. */
 export const RECORDING_SCHEME = 'vr-recording';
 
+/** A recording's path, the encoded SID as its last segment. */
+const RECORDING_PATH = new RegExp(`^${RECORDING_PATH_PREFIX}([^/]+)$`);
+
 /** Path of a recording under any origin that serves this handler. */
 export function recordingPath(sid: string): string {
-  return `${RECORDING_PATH_PREFIX}${encodeURIComponent(sid)}`;
+  return recordingSrcOf(RECORDING_PATH_PREFIX, sid);
 }
 
 /** What the handler (and the peaks service) needs to know about an interaction's recording. */
@@ -111,7 +114,7 @@ export function createRecordingHandler(options: RecordingHandlerOptions): (reque
   const recordings = options.recordings ?? createRecordingCache();
   return async (request) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return text(405, 'Only GET and HEAD are supported.');
-    const match = /^\/recording\/([^/]+)$/.exec(new URL(request.url).pathname);
+    const match = RECORDING_PATH.exec(new URL(request.url).pathname);
     const sid = match?.[1] ? safeDecode(match[1]) : null;
     if (!sid || !isSid('interaction', sid)) return text(400, 'Not a recording address.');
 
