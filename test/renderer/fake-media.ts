@@ -55,8 +55,8 @@ export function failMedia(media: HTMLMediaElement): void {
 
 /**
  * Gives the transcript's scroll area `viewportPx` of height and each row `rowPx` (or what
- * `rowHeight(row)` says), adds Element.scrollTo, and a ResizeObserver that never fires (sizes
- * here do not change). Returns the scrollTo spy.
+ * `rowHeight(row)` says), adds Element.scrollTo, and a ResizeObserver that reports an element's
+ * size once, a microtask after it is observed (sizes here do not change afterwards). Returns the scrollTo spy.
  */
 export function installFakeLayout(
   options: { viewportPx?: number; rowPx?: number; rowHeight?: (row: HTMLElement) => number } = {},
@@ -91,13 +91,33 @@ export function installFakeLayout(
     this.dispatchEvent(new Event('scroll'));
   });
   Element.prototype.scrollTo = scrollTo;
-  if (!('ResizeObserver' in window)) {
-    class NoResizeObserver {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
+  // Replaced on every call (heights of this call), but never a real ResizeObserver.
+  if (!('ResizeObserver' in window) || 'fakeLayout' in window.ResizeObserver) {
+    /** Reports an element's size once after it is observed (after the "layout" of a microtask), as a browser does. */
+    class ReportingResizeObserver {
+      static readonly fakeLayout = true;
+      readonly #callback: ResizeObserverCallback;
+      #observed = new Set<Element>();
+      constructor(callback: ResizeObserverCallback) {
+        this.#callback = callback;
+      }
+      observe(target: Element) {
+        this.#observed.add(target);
+        queueMicrotask(() => {
+          if (!this.#observed.has(target) || !(target instanceof HTMLElement)) return;
+          const size = { blockSize: heightOf(target), inlineSize: target.offsetWidth };
+          const entry = { target, borderBoxSize: [size], contentBoxSize: [size] } as unknown as ResizeObserverEntry;
+          this.#callback([entry], this);
+        });
+      }
+      unobserve(target: Element) {
+        this.#observed.delete(target);
+      }
+      disconnect() {
+        this.#observed.clear();
+      }
     }
-    vi.stubGlobal('ResizeObserver', NoResizeObserver);
+    vi.stubGlobal('ResizeObserver', ReportingResizeObserver);
   }
   return { scrollTo };
 }

@@ -27,6 +27,8 @@ async function openCall() {
   await opened.user.type(screen.getByRole('textbox', { name: 'Interaction SID' }), SID);
   await opened.user.click(screen.getByRole('button', { name: 'Show call' }));
   const recording = await screen.findByRole('region', { name: 'Recording' });
+  // The call's view is built in two parts (its player first): wait for the second.
+  await screen.findByRole('region', { name: /Transcript/ });
   const audio = mediaElement();
   loadMetadata(audio, 120);
   await vi.waitFor(() => expect(within(recording).getByRole('button', { name: 'Play' })).toBeEnabled());

@@ -35,6 +35,8 @@ async function showCall(user: Awaited<ReturnType<typeof openWorkspace>>['user'],
   await user.clear(box);
   await user.type(box, sid);
   await user.click(screen.getByRole('button', { name: 'Show call' }));
+  // The call's view is built in two parts (its player first): wait for the second.
+  await screen.findByRole('region', { name: /Transcript/ });
 }
 
 const transcript = () => screen.getByRole('region', { name: /Transcript/ });

@@ -434,7 +434,7 @@ describe('Interaction view: with a recording', () => {
     expect(within(recording).queryByRole('button', { name: 'Retry waveform' })).not.toBeInTheDocument();
 
     // The transcript stays fully usable: its entries are there and can be read and clicked.
-    const transcript = screen.getByRole('region', { name: /Transcript/ });
+    const transcript = await screen.findByRole('region', { name: /Transcript/ });
     const entry = within(transcript).getByRole('button', { name: /Hi, I would like to cancel\./ });
     await user.click(entry);
     expect(within(transcript).getAllByRole('button').length).toBeGreaterThan(1);

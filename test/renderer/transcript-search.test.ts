@@ -265,9 +265,9 @@ describe('Transcript search on 5,000 entries', () => {
   it('finds every match, scrolls the current one into view deep in the call, in a moment', async () => {
     const { user, onSeek } = renderTranscript({ log });
     await vi.waitFor(() => expect(screen.getAllByRole('listitem').length).toBeGreaterThan(0));
-    // Rows not yet drawn are assumed as high as the drawn ones (50 px here, 2 px apart), so the
-    // scroll range is the transcript's real height and does not shift as rows come into view.
-    expect(screen.getByRole('list').style.height).toBe(`${String(5000 * 50 + 4999 * 2)}px`);
+    // Rows not yet drawn are assumed as high as the drawn ones (50 px here, 2 px apart, once
+    // their sizes are reported after layout), so the scroll range is the transcript's real height and does not shift as rows come into view.
+    await vi.waitFor(() => expect(screen.getByRole('list').style.height).toBe(`${String(5000 * 50 + 4999 * 2)}px`));
     searchBox().focus();
     await user.paste('REEMBOLSO');
     expect(status()).toHaveTextContent('1 of 100');

@@ -20,3 +20,23 @@ export function whenIdle(work: () => void, timeoutMs?: number): () => void {
     cancelIdleCallback(handle);
   };
 }
+
+/**
+ * Runs `work` in a task of its own, queued now: after the tasks already waiting (the recording's
+ * network answers among them), so a view built in parts lets them in between. Not delayed by a
+ * timer's clamping, and not put off until idle.
+ * @returns a function that cancels `work` if it has not run (a Svelte effect's cleanup)
+ */
+export function afterWaitingTasks(work: () => void): () => void {
+  let cancelled = false;
+  const channel = new MessageChannel();
+  channel.port1.onmessage = () => {
+    channel.port1.close();
+    if (!cancelled) work();
+  };
+  channel.port2.postMessage(null);
+  return () => {
+    cancelled = true;
+    channel.port1.close();
+  };
+}
