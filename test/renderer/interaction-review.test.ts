@@ -8,6 +8,7 @@ import '@testing-library/svelte/vitest';
 import { screen, within } from '@testing-library/svelte';
 import { describe, expect, it, vi } from 'vitest';
 import type { RecordingPeaks } from '$shared/contract';
+import { afterWaitingTasks } from '../../renderer/src/lib/idle';
 import { requestOpenInteraction } from '../../renderer/src/lib/interaction/open-request.svelte';
 import { SLOW_REPLY_STORAGE_KEY } from '../../renderer/src/lib/interaction/timing-settings';
 import { demoSession, fail, interaction, ok, type Replies } from './fake-api';
@@ -147,6 +148,22 @@ describe('Interaction view: requests to open a call', () => {
     await vi.waitFor(() => expect(mediaElement().currentTime).toBe(3));
     expect(fakeMedia().play).toHaveBeenCalledTimes(2);
     expect(screen.queryByText(/The link named the workspace/)).not.toBeInTheDocument();
+  });
+
+  it('plays a call opened at a time before building its transcript, and builds it once the sound starts', async () => {
+    await openWorkspace();
+    requestOpenInteraction(SID, 7, null);
+
+    await vi.waitFor(() => expect(fakeMedia().play).toHaveBeenCalledTimes(1));
+    // The sound the link asked for comes first: the rest of the view waits for it (a task queued
+    // now runs after the one that would have built the rest).
+    await new Promise((resolve) => afterWaitingTasks(() => resolve(null)));
+    expect(screen.queryByRole('region', { name: /Transcript/ })).not.toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Recording' })).toBeInTheDocument();
+
+    mediaElement().dispatchEvent(new Event('playing'));
+    expect(await screen.findByRole('region', { name: /Transcript/ })).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Turn timing' })).toBeInTheDocument();
   });
 
   it('shows a call asked for before the view was there, without playing when no time was asked', async () => {

@@ -72,3 +72,25 @@ export class RecordingHeadStart {
     this.heldSrc = null;
   }
 }
+
+/** HTMLMediaElement.HAVE_FUTURE_DATA: enough data to move forward. */
+const HAVE_FUTURE_DATA = 3;
+
+/**
+ * Resolves once `media` is sounding or will not be soon: at once when it is paused (nobody asked
+ * for sound) or already playing; otherwise on its 'playing', 'pause' or 'error', or after
+ * `maxMs` milliseconds, whichever comes first. Never rejects.
+ */
+export function untilSounding(media: HTMLMediaElement, maxMs: number): Promise<void> {
+  if (media.paused || media.error || media.readyState >= HAVE_FUTURE_DATA) return Promise.resolve();
+  return new Promise((resolve) => {
+    const events = ['playing', 'pause', 'error'] as const;
+    const done = () => {
+      clearTimeout(timer);
+      for (const type of events) media.removeEventListener(type, done);
+      resolve();
+    };
+    const timer = setTimeout(done, maxMs);
+    for (const type of events) media.addEventListener(type, done);
+  });
+}
