@@ -1,5 +1,6 @@
 import { mount } from 'svelte';
 import { warmUpAudioOutput } from './lib/audio-output-warm-up';
+import { warmUpFonts } from './lib/font-warm-up';
 import { warmUpTimingSettings } from './lib/interaction/timing-settings';
 import Root from './Root.svelte';
 import './app.css';
@@ -9,3 +10,4 @@ if (!target) throw new Error('renderer/index.html has no #app element to mount t
 mount(Root, { target });
 warmUpTimingSettings();
 warmUpAudioOutput();
+warmUpFonts();
