@@ -16,7 +16,8 @@
  *
  * Without ResizeObserver (a test DOM) the sizes are read at once, as the library does.
  */
-import { elementScroll, type Virtualizer } from '@tanstack/svelte-virtual';
+import { elementScroll, type Virtualizer, type VirtualizerOptions } from '@tanstack/svelte-virtual';
+import type { TypicalRowHeight } from './transcript-scroll';
 
 /** A size in CSS pixels. */
 interface Rect {
@@ -25,7 +26,7 @@ interface Rect {
 }
 
 /** The scroll area's size assumed until its first report: as high as the window, in CSS pixels. */
-export function assumedListRect(): Rect {
+function assumedListRect(): Rect {
   return { width: 0, height: typeof window === 'undefined' ? 0 : window.innerHeight };
 }
 
@@ -35,7 +36,7 @@ export function assumedListRect(): Rect {
  * the list works with its `initialRect` (see {@link assumedListRect}).
  * @returns the function that stops observing, or undefined without a scroll area
  */
-export function observeListRect<TScroll extends HTMLElement, TItem extends Element>(
+function observeListRect<TScroll extends HTMLElement, TItem extends Element>(
   instance: Virtualizer<TScroll, TItem>,
   report: (rect: Rect) => void,
 ): (() => void) | undefined {
@@ -63,7 +64,7 @@ export function observeListRect<TScroll extends HTMLElement, TItem extends Eleme
  * @param noteRead is given each height actually read (a report or `offsetHeight`), not the held
  *   ones, and returns the height to use
  */
-export function measureRow<TScroll extends Element, TItem extends HTMLElement>(
+function measureRow<TScroll extends Element, TItem extends HTMLElement>(
   element: TItem,
   entry: ResizeObserverEntry | undefined,
   instance: Virtualizer<TScroll, TItem>,
@@ -85,7 +86,7 @@ const attachedAreas = new WeakSet<Element>();
  * the top it asks for when a new scroll area is attached (the area is there already). Offsets in
  * CSS pixels.
  */
-export function scrollList<TScroll extends Element, TItem extends Element>(
+function scrollList<TScroll extends Element, TItem extends Element>(
   offset: number,
   options: { adjustments?: number; behavior?: ScrollBehavior },
   instance: Virtualizer<TScroll, TItem>,
@@ -96,4 +97,24 @@ export function scrollList<TScroll extends Element, TItem extends Element>(
     if (offset + (options.adjustments ?? 0) === 0) return;
   }
   elementScroll(offset, options, instance);
+}
+
+/**
+ * The virtualizer options that size and scroll the transcript's list as described above: spread
+ * them into its options. Rows not yet reported are assumed as high as `typicalRow` says, and each
+ * row height actually read (see {@link measureRow}) is noted there.
+ */
+export function listSizing<TScroll extends HTMLElement, TItem extends HTMLElement>(
+  typicalRow: TypicalRowHeight,
+): Pick<
+  VirtualizerOptions<TScroll, TItem>,
+  'estimateSize' | 'measureElement' | 'observeElementRect' | 'scrollToFn' | 'initialRect'
+> {
+  return {
+    estimateSize: () => typicalRow.px,
+    measureElement: (element, entry, instance) => measureRow(element, entry, instance, (px) => typicalRow.note(px)),
+    observeElementRect: observeListRect,
+    scrollToFn: scrollList,
+    initialRect: assumedListRect(),
+  };
 }
