@@ -56,7 +56,8 @@ export function failMedia(media: HTMLMediaElement): void {
 /**
  * Gives the transcript's scroll area `viewportPx` of height and each row `rowPx` (or what
  * `rowHeight(row)` says), adds Element.scrollTo, and a ResizeObserver that reports an element's
- * size once, a microtask after it is observed (sizes here do not change afterwards). Returns the scrollTo spy.
+ * size once, a microtask after it is observed (sizes here do not change afterwards). Returns the
+ * scrollTo spy.
  */
 export function installFakeLayout(
   options: { viewportPx?: number; rowPx?: number; rowHeight?: (row: HTMLElement) => number } = {},

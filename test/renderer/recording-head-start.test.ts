@@ -8,7 +8,7 @@
 import '@testing-library/svelte/vitest';
 import { render, screen, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Interaction } from '$shared/domain';
 import { recordingSrcOf } from '$shared/recording-src';
 import WaveformPlayer from '../../renderer/src/lib/interaction/WaveformPlayer.svelte';
@@ -17,7 +17,8 @@ import {
   RecordingHeadStart,
 } from '../../renderer/src/lib/interaction/waveform/recording-element';
 import { deferred, demoSession, fail, interaction, ok } from './fake-api';
-import { failMedia, installFakeLayout, installFakeMedia, loadMetadata, mediaElement } from './fake-media';
+import { failMedia, loadMetadata, mediaElement } from './fake-media';
+import { useFakePlayer } from './interaction-review-fixtures';
 import { renderWorkspace } from './render-app';
 
 vi.mock('wavesurfer.js', async () => (await import('./fake-wavesurfer')).wavesurferModule);
@@ -27,14 +28,7 @@ const SID = 'interaction_1b4e28ba-2fa1-11d2-883f-0016d3cca427';
 const OTHER_SID = 'interaction_6fa459ea-ee8a-3ca4-894e-db77e160355e';
 const SRC = recordingSrcOf(PREFIX, SID);
 
-let media: ReturnType<typeof installFakeMedia>;
-beforeEach(() => {
-  media = installFakeMedia();
-  installFakeLayout();
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-});
+const fakeMedia = useFakePlayer();
 
 /** A function listing every media element given a src from now on, in order (each once). */
 function watchMediaSrc(): () => HTMLMediaElement[] {
@@ -82,7 +76,7 @@ describe('RecordingHeadStart', () => {
     headStart.start(SRC);
     const stopped = headStart.take(other);
     expect(stopped).toBeNull();
-    expect(media.load).toHaveBeenCalledTimes(1);
+    expect(fakeMedia().load).toHaveBeenCalledTimes(1);
   });
 
   it('stops the element it holds when another URL is started or it is released', () => {
@@ -95,7 +89,7 @@ describe('RecordingHeadStart', () => {
     expect(created()[0]?.hasAttribute('src')).toBe(false);
     headStart.release();
     expect(created()[1]?.hasAttribute('src')).toBe(false);
-    expect(media.load).toHaveBeenCalledTimes(2);
+    expect(fakeMedia().load).toHaveBeenCalledTimes(2);
   });
 });
 
@@ -115,7 +109,7 @@ describe('Interaction view: the recording started at "Show call"', () => {
     expect(created()).toHaveLength(1);
     loadMetadata(mediaElement(), 42);
     await user.click(within(recording).getByRole('button', { name: 'Play' }));
-    expect(media.play.mock.contexts).toContain(created()[0]);
+    expect(fakeMedia().play.mock.contexts).toContain(created()[0]);
   });
 
   it('stops the recording when the call cannot be shown', async () => {
@@ -128,7 +122,7 @@ describe('Interaction view: the recording started at "Show call"', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('The call could not be shown');
     expect(created()).toHaveLength(1);
     expect(created()[0]?.hasAttribute('src')).toBe(false);
-    expect(media.load).toHaveBeenCalled();
+    expect(fakeMedia().load).toHaveBeenCalled();
   });
 
   it('stops the recording when the call has none, and when another call is looked up', async () => {

@@ -68,7 +68,7 @@ function measureRow<TScroll extends Element, TItem extends HTMLElement>(
   element: TItem,
   entry: ResizeObserverEntry | undefined,
   instance: Virtualizer<TScroll, TItem>,
-  noteRead: (px: number) => number = (px) => px,
+  noteRead: (px: number) => number,
 ): number {
   const box = entry?.borderBoxSize[0];
   if (box) return noteRead(Math.round(box.blockSize));
