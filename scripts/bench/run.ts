@@ -62,7 +62,7 @@ const RENDERER_DIR = join(OUT_DIR, 'renderer');
 const PRELOAD = join(OUT_DIR, 'preload', 'index.js');
 const PEAKS_WORKER = join(OUT_DIR, 'main', 'peaks-worker.js');
 const AGENT = readFileSync(join(__dirname, 'agent.js'), 'utf8');
-/** BENCH_PROFILE_DIR=<folder>: save a CPU profile of the page for each first view (a diagnostic; unset in real runs). */
+/** BENCH_PROFILE_DIR=<folder>: save a CPU profile of the page for each first and cached view (a diagnostic; unset in real runs). */
 const PROFILE_DIR = process.env.BENCH_PROFILE_DIR ?? '';
 /** BENCH_PRELOAD=metadata|none|auto overrides the app's media preload (a diagnostic; unset in real runs). */
 const PRELOAD_OVERRIDE = process.env.BENCH_PRELOAD ?? '';
@@ -338,8 +338,13 @@ async function measureApp(browser: Browser, link: BenchLink, sid: string, marker
   const steps = stepsOf(state, '');
   if (waveformMs !== null) {
     await openApp(page, origin, sid);
+    if (PROFILE_DIR) await session.send('Profiler.start');
     await page.evaluate(`window.__bench.startApp(${JSON.stringify({ autoPlay: false, marker })})`);
     await waitFor(page, WAVEFORM_DONE, 'cached waveform (Voice Review)');
+    if (PROFILE_DIR) {
+      const { profile } = await session.send('Profiler.stop');
+      writeFileSync(join(PROFILE_DIR, `${sid}-cached-${Date.now()}.cpuprofile`), JSON.stringify(profile));
+    }
     const cached = await readState(page);
     steps.push(...stepsOf(cached, 'cached: ').filter(([name]) => !name.includes('Play') && !name.includes('playing')));
     if (cached.waveformAt !== null) {

@@ -4,7 +4,8 @@
  * duration (no fetch, no decoding). Install it in a test file with
  * `vi.mock('wavesurfer.js', async () => (await import('./fake-wavesurfer')).wavesurferModule)`.
  *
- * Plugins given in `plugins` are only recorded. The regions plugin, once registered, is a
+ * Plugins given in `plugins` are only recorded, and so are the names of those registered later
+ * (`registered`). The regions plugin, once registered, is a
  * recording stand-in: each region added is a {@link FakeRegion} whose element sits in the
  * plugin's layer (`part="regions-container"`, as the real plugin's) in the fake's wrapper (a div
  * inside the container), so tests can find and hover or click it. The view is
@@ -74,7 +75,10 @@ export class FakeWaveSurfer {
   liveRegions(): FakeRegion[] {
     return this.regions.filter((r) => !r.removed);
   }
+  /** Names of the plugins registered after creation (`registerPlugin`), in order. */
+  readonly registered: string[] = [];
   registerPlugin(plugin: { constructor: { name: string } }) {
+    this.registered.push(plugin.constructor.name);
     if (plugin.constructor.name !== 'RegionsPlugin') return plugin;
     const layer = document.createElement('div');
     layer.setAttribute('part', 'regions-container');

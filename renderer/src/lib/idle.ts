@@ -40,3 +40,23 @@ export function afterWaitingTasks(work: () => void): () => void {
     channel.port1.close();
   };
 }
+
+/**
+ * Runs `work` in a task queued once the page's next frame is being drawn (from a
+ * requestAnimationFrame callback), so what the current task put on the page is painted before
+ * `work` adds more. Where animation frames do not exist, in a task of its own (afterWaitingTasks).
+ * @returns a function that cancels `work` if it has not run (a Svelte effect's cleanup)
+ */
+export function afterNextPaint(work: () => void): () => void {
+  if (typeof requestAnimationFrame !== 'function') return afterWaitingTasks(work);
+  let cancelled = false;
+  let cancelTask: (() => void) | null = null;
+  const frame = requestAnimationFrame(() => {
+    if (!cancelled) cancelTask = afterWaitingTasks(work);
+  });
+  return () => {
+    cancelled = true;
+    cancelAnimationFrame(frame);
+    cancelTask?.();
+  };
+}

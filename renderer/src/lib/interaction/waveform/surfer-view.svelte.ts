@@ -7,7 +7,8 @@
 import { untrack } from 'svelte';
 import type { FlaggedMoment, LaneRoles, RoleRegion } from '../analysis/types';
 import type { waveformLayout } from '../waveform-peaks';
-import { createSurfer, laneStyles, type Surfer } from './surfer';
+import { afterNextPaint } from '../../idle';
+import { addTimeline, createSurfer, laneStyles, type Surfer } from './surfer';
 import { prefersDark, waveformColours } from './theme.svelte';
 import { WaveformMarks, type MarkHover } from './waveform-marks';
 import { fitPxPerSec, maxZoomLevel, pxPerSecAt, stepZoom, WHEEL_STEP_PX } from './zoom';
@@ -129,16 +130,23 @@ export class SurferView {
     );
     const instance = created.surfer;
     const measure = () => (this.viewWidth = instance.getWidth());
+    let cancelDetails: (() => void) | null = null;
     instance.on('ready', () => {
       this.drawn = true;
       measure();
-      this.marks ??= new WaveformMarks(created, { onHover: (h) => (this.hover = h), onSeek: this.source.onSeek });
       // Drawn while paused part-way: show the progress at once, not on the next time update.
       if (media.paused && media.currentTime > 0) instance.setTime(media.currentTime);
+      // The waveform is painted first; the timeline's labels and the marks (hundreds of regions
+      // on a long call, and the analysis they come from) follow in a task after that frame.
+      cancelDetails ??= afterNextPaint(() => {
+        addTimeline(instance, durationSeconds);
+        this.marks = new WaveformMarks(created, { onHover: (h) => (this.hover = h), onSeek: this.source.onSeek });
+      });
     });
     instance.on('resize', measure);
     this.surfer = created;
     return () => {
+      cancelDetails?.();
       this.marks?.destroy();
       this.marks = null;
       instance.destroy();

@@ -1,7 +1,7 @@
 /**
- * Creates the player's wavesurfer.js instance with its plugins: a timeline of mm:ss labels under
- * the waveform, a hover line with the time under the mouse, and the regions plugin that draws
- * role regions and flagged moments (see WaveformMarks). wavesurfer only draws: it is given the
+ * Creates the player's wavesurfer.js instance with its plugins: a hover line with the time under
+ * the mouse and the regions plugin that draws role regions and flagged moments (see
+ * WaveformMarks); the timeline of mm:ss labels under the waveform is added by {@link addTimeline}. wavesurfer only draws: it is given the
  * player's media element plus peaks and a duration, so it neither fetches nor decodes.
  */
 import WaveSurfer from 'wavesurfer.js';
@@ -75,17 +75,6 @@ export function createSurfer(setup: SurferSetup): Surfer {
     autoCenter: true,
     hideScrollbar: true,
     plugins: [
-      TimelinePlugin.create({
-        height: TIMELINE_HEIGHT,
-        // Every notch labelled (intervals in seconds).
-        timeInterval: timelineStepSeconds(setup.durationSeconds),
-        primaryLabelInterval: timelineStepSeconds(setup.durationSeconds),
-        secondaryLabelInterval: timelineStepSeconds(setup.durationSeconds),
-        formatTimeCallback: formatClock,
-        secondaryLabelOpacity: 0.5,
-        // The page's colours (custom properties reach into wavesurfer's shadow root).
-        style: { fontSize: '10.5px', color: 'var(--muted)' },
-      }),
       HoverPlugin.create({
         lineColor: 'var(--muted)',
         lineWidth: 1,
@@ -98,6 +87,29 @@ export function createSurfer(setup: SurferSetup): Surfer {
   });
   const regions = surfer.registerPlugin(RegionsPlugin.create());
   return { surfer, regions };
+}
+
+/**
+ * Adds the timeline of mm:ss labels under `surfer`'s waveform (created without it, so the waveform
+ * reaches the screen first: the plugin lays the page out once per label it places). Its space under
+ * the waveform is reserved by the player's box ({@link TIMELINE_HEIGHT}), so nothing moves.
+ * @param durationSeconds the recording's length, which sets the labels' step (timelineStepSeconds)
+ */
+export function addTimeline(surfer: WaveSurfer, durationSeconds: number): void {
+  const step = timelineStepSeconds(durationSeconds);
+  surfer.registerPlugin(
+    TimelinePlugin.create({
+      height: TIMELINE_HEIGHT,
+      // Every notch labelled (intervals in seconds).
+      timeInterval: step,
+      primaryLabelInterval: step,
+      secondaryLabelInterval: step,
+      formatTimeCallback: formatClock,
+      secondaryLabelOpacity: 0.5,
+      // The page's colours (custom properties reach into wavesurfer's shadow root).
+      style: { fontSize: '10.5px', color: 'var(--muted)' },
+    }),
+  );
 }
 
 /**
