@@ -1,6 +1,6 @@
 /**
- * The decoders of compressed formats, from the wasm-audio-decoders family: MP3 (MPEG layer
- * I/II/III, with or without an ID3v2 tag) with `mpg123-decoder`; Ogg/Opus with `ogg-opus-decoder`;
+ * The decoders of compressed formats, from the wasm-audio-decoders family: MP3 with
+ * `mpg123-decoder` (mp3-decoder.ts); Ogg/Opus with `ogg-opus-decoder`;
  * Ogg/Vorbis with `@wasm-audio-decoders/ogg-vorbis`; FLAC and Ogg/FLAC with
  * `@wasm-audio-decoders/flac`. WAV is read by wav-decoder.ts.
  *
@@ -9,6 +9,7 @@
  */
 import type { AudioFormat } from './detect-format';
 import type { ChunkDecoder, PcmChunk } from './pcm';
+import { createMp3Decoder } from './mp3-decoder';
 import { createWavDecoder } from './wav-decoder';
 
 /** Rate Opus is decoded at for peaks: 10 ms buckets need no more, and it is about twice as fast as 48 kHz. */
@@ -46,44 +47,13 @@ async function wasmDecoder(decoder: WasmDecoder): Promise<ChunkDecoder> {
   };
 }
 
-/** True when the two channels of `pcm` differ anywhere. */
-function channelsDiffer(pcm: PcmChunk): boolean {
-  const [left, right] = pcm.channelData;
-  if (!left || !right) return false;
-  for (let i = 0; i < pcm.samplesDecoded; i++) {
-    if (left[i] !== right[i]) return true;
-  }
-  return false;
-}
-
-/** mpg123 always outputs two channels; this remembers whether they ever differed (if not, the file is mono). */
-async function mp3Decoder(): Promise<ChunkDecoder> {
-  const { MPEGDecoder } = await import('mpg123-decoder');
-  const inner = await wasmDecoder(new MPEGDecoder());
-  let identical = true;
-  return {
-    get channelsIdentical() {
-      return identical;
-    },
-    async decode(bytes) {
-      const pcm = await inner.decode(bytes);
-      if (pcm && identical && channelsDiffer(pcm)) identical = false;
-      return pcm;
-    },
-    flush: () => inner.flush(),
-    free: () => {
-      inner.free();
-    },
-  };
-}
-
 /** A decoder for `format`, ready to decode. */
 export async function createDecoder(format: AudioFormat): Promise<ChunkDecoder> {
   switch (format) {
     case 'wav':
       return createWavDecoder();
     case 'mp3':
-      return mp3Decoder();
+      return createMp3Decoder();
     case 'ogg-opus': {
       const { OggOpusDecoder } = await import('ogg-opus-decoder');
       // `sampleRate` is documented in the package README but missing from its types.d.ts (1.7.5).

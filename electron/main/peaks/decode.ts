@@ -3,8 +3,8 @@
  * and reduced by a {@link PeakAccumulator} at once, so neither the file nor its PCM is ever held
  * whole.
  *
- * Formats are told apart by their first bytes (detect-format.ts): WAV (wav-decoder.ts), MP3,
- * Ogg/Opus, Ogg/Vorbis, FLAC and Ogg/FLAC (codec-decoders.ts). WebM, MP4/AAC, ADTS AAC, AIFF and
+ * Formats are told apart by their first bytes (detect-format.ts): WAV (wav-decoder.ts), MP3
+ * (mp3-decoder.ts), Ogg/Opus, Ogg/Vorbis, FLAC and Ogg/FLAC (codec-decoders.ts). WebM, MP4/AAC, ADTS AAC, AIFF and
  * anything else are refused as `invalid_response` (Chromium may still play them; the view then
  * shows the recording without a waveform).
  */
@@ -141,7 +141,10 @@ class PeaksRun {
     for (let at = 0; at < bytes.length; at += size) {
       await this.pause();
       const slice = bytes.subarray(at, at + size);
-      this.feed(await guarded(() => decoder.decode(slice)));
+      if (decoder.decodeInto) {
+        const into = decoder.decodeInto.bind(decoder);
+        await guarded(() => into(slice, (pcm) => this.feed(pcm)));
+      } else this.feed(await guarded(() => decoder.decode(slice)));
     }
   }
 

@@ -66,6 +66,12 @@ export interface PcmChunk {
 /** What every format's decoder looks like to decodeToPeaks (decode.ts). */
 export interface ChunkDecoder {
   decode(bytes: Uint8Array): Promise<PcmChunk | null> | PcmChunk | null;
+  /**
+   * Decodes `bytes` and hands each stretch of PCM to `sink` as it is decoded, in arrays that are
+   * valid only during that call (views of the decoder's own buffer: no copies). Used instead of
+   * {@link decode} when present.
+   */
+  decodeInto?(bytes: Uint8Array, sink: (pcm: PcmChunk) => void): void;
   /** Decodes what the decoder still buffers, at the end of the stream. */
   flush(): Promise<PcmChunk | null> | PcmChunk | null;
   free(): void;
