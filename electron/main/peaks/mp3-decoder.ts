@@ -107,6 +107,7 @@ function decodeWithoutCopies(m: MpegInternals, bytes: Uint8Array, sink: (pcm: Pc
       );
       const samples = m._samplesDecodedPtr.buf.at(0) ?? 0;
       if (samples > 0) {
+        failed = 0;
         const out = m._output.buf;
         const channelData = [out.subarray(0, samples), out.subarray(samples, samples * 2)];
         sink({ channelData, samplesDecoded: samples, sampleRate: m._sampleRatePtr.buf.at(0) ?? 0 });
