@@ -8,6 +8,7 @@ import '@testing-library/svelte/vitest';
 import { render, screen, within } from '@testing-library/svelte';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RecordingPeaks } from '$shared/contract';
+import { afterWaitingTasks } from '../../renderer/src/lib/idle';
 import type { RoleRegion } from '../../renderer/src/lib/interaction/analysis/types';
 import WaveformPlayer from '../../renderer/src/lib/interaction/WaveformPlayer.svelte';
 import { deferred, demoSession, ok } from './fake-api';
@@ -33,14 +34,7 @@ function paintFrame(): void {
 
 /** Resolves in a task queued now (after a task queued from a frame callback just run). */
 function nextTask(): Promise<void> {
-  return new Promise((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      channel.port1.close();
-      resolve();
-    };
-    channel.port2.postMessage(null);
-  });
+  return new Promise((resolve) => afterWaitingTasks(resolve));
 }
 
 useFakePlayer();
