@@ -8,7 +8,7 @@
  * dynamic `import()` (supported from CommonJS by Node 20 and Electron).
  */
 import type { AudioFormat } from './detect-format';
-import type { ChunkDecoder, PcmChunk } from './pcm';
+import { pcmOf, type ChunkDecoder, type WasmDecoded } from './pcm';
 import { createMp3Decoder } from './mp3-decoder';
 import { createWavDecoder } from './wav-decoder';
 
@@ -16,19 +16,6 @@ import { createWavDecoder } from './wav-decoder';
 const OPUS_PEAKS_RATE = 16_000;
 /** Rate reported for Opus: the rate Opus always decodes at for playback (RFC 7845, 48 kHz). */
 const OPUS_PLAYBACK_RATE = 48_000;
-
-/** The shape shared by the wasm-audio-decoders results (`sampleRate`/`channelData` are junk when nothing was decoded). */
-interface WasmDecoded {
-  channelData: Float32Array[];
-  samplesDecoded: number;
-  sampleRate: number;
-}
-
-function pcmOf(result: WasmDecoded): PcmChunk | null {
-  return result.samplesDecoded > 0
-    ? { channelData: result.channelData, samplesDecoded: result.samplesDecoded, sampleRate: result.sampleRate }
-    : null;
-}
 
 /** A wasm-audio-decoders instance as used here (sync or async `decode`, optional `flush`). */
 interface WasmDecoder {

@@ -9,7 +9,7 @@
  * views of the output buffer, valid until the next read. Where the decoder's internals are not as
  * expected (another version of the package), it falls back to the package's `decode`.
  */
-import type { ChunkDecoder, PcmChunk } from './pcm';
+import { pcmOf, type ChunkDecoder, type PcmChunk, type WasmDecoded } from './pcm';
 
 /** mpg123's return codes the read loop acts on (mpg123.h). */
 const MPG123_NEW_FORMAT = -11;
@@ -50,7 +50,7 @@ interface MpegInternals {
 /** The public surface of MPEGDecoder used by the fallback. */
 interface MpegPublic {
   ready: Promise<void>;
-  decode(data: Uint8Array): { channelData: Float32Array[]; samplesDecoded: number; sampleRate: number };
+  decode(data: Uint8Array): WasmDecoded;
   free(): void;
 }
 
@@ -140,14 +140,8 @@ export async function createMp3Decoder(withoutCopies = true): Promise<ChunkDecod
       return identical;
     },
     decode(bytes) {
-      const result = decoder.decode(bytes);
-      if (result.samplesDecoded <= 0) return null;
-      const pcm = {
-        channelData: result.channelData,
-        samplesDecoded: result.samplesDecoded,
-        sampleRate: result.sampleRate,
-      };
-      note(pcm);
+      const pcm = pcmOf(decoder.decode(bytes));
+      if (pcm) note(pcm);
       return pcm;
     },
     ...(internals

@@ -63,6 +63,20 @@ export interface PcmChunk {
   sampleRate: number;
 }
 
+/** The shape shared by the wasm-audio-decoders results (`sampleRate`/`channelData` are junk when nothing was decoded). */
+export interface WasmDecoded {
+  channelData: Float32Array[];
+  samplesDecoded: number;
+  sampleRate: number;
+}
+
+/** A wasm-audio-decoders result as a {@link PcmChunk}, or null when it holds no samples. */
+export function pcmOf(result: WasmDecoded): PcmChunk | null {
+  return result.samplesDecoded > 0
+    ? { channelData: result.channelData, samplesDecoded: result.samplesDecoded, sampleRate: result.sampleRate }
+    : null;
+}
+
 /** What every format's decoder looks like to decodeToPeaks (decode.ts). */
 export interface ChunkDecoder {
   decode(bytes: Uint8Array): Promise<PcmChunk | null> | PcmChunk | null;
