@@ -190,6 +190,10 @@ export async function startLink(
       if (!current) throw new Error('No stack is running.');
       return current.ipcMain.serveResult(request);
     },
+    ipcCall: (request) => {
+      if (!current) throw new Error('No stack is running.');
+      return current.ipcMain.serveCall(request);
+    },
   });
   const origin = server.origin;
 

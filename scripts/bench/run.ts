@@ -174,7 +174,7 @@ async function openPage(
   link: BenchLink | null,
 ): Promise<{ page: Page; errors: string[] }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  if (link) await installPreload(context, PRELOAD, () => link.ipcMain());
+  if (link) await installPreload(context, PRELOAD, () => link.ipcMain(), 'http');
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));

@@ -1,11 +1,12 @@
 /**
  * The benchmark's loopback server, wired like the end-to-end harness (test/e2e/harness.ts); the
- * page's `window.api` is the built preload, whose IPC reaches main through a Playwright binding
- * (test/fixtures/preload-bridge.ts), large results fetched from this server:
+ * page's `window.api` is the built preload, whose IPC reaches main by posting each call to this
+ * server (the "http" transport of test/fixtures/preload-bridge.ts):
  * - `/index.html` and assets: the renderer built into `out-bench/renderer`, with the app's CSP;
  * - `/recording/<sid>`: the project's own recording protocol handler (createRecordingHandler from
  *   electron/main/recording-protocol.ts), the code Electron registers for `vr-recording:`;
- * - `/__voice-review-ipc-result/<ticket>`: a large IPC result the preload's stand-in fetches;
+ * - `POST /__voice-review-ipc-call`: an IPC call, run by the current run's `ipcMain` stand-in;
+ * - `/__voice-review-ipc-result/<ticket>`: a large IPC result (the binding transport's);
  * - `/bench/bare.html`, `/bench/wavesurfer.html`, `/bench/wavesurfer.esm.js`: the two reference
  *   pages (a bare `<audio>` element, and wavesurfer.js's default full-fetch path from node_modules);
  * - `/bench/warmup.wav`: a quarter second of silence played before each measurement.
@@ -16,7 +17,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { extname, join, normalize } from 'node:path';
 import { CONTENT_SECURITY_POLICY } from '../../electron/main/security';
 import { answerWith } from '../../test/fixtures/http-bridge';
-import { IPC_RESULT_PATH } from '../../test/fixtures/preload-bridge';
+import { IPC_CALL_PATH, IPC_RESULT_PATH } from '../../test/fixtures/preload-bridge';
 
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -72,6 +73,8 @@ export interface BenchServerOptions {
   recording: (request: Request) => Promise<Response>;
   /** Large IPC results held by the current run's `ipcMain` stand-in (test/fixtures/preload-bridge.ts). */
   ipcResult: (request: Request) => Promise<Response>;
+  /** IPC calls posted by the page (the stand-in's "http" transport), to the current run's `ipcMain` stand-in. */
+  ipcCall: (request: Request) => Promise<Response>;
 }
 
 /** Starts the server on 127.0.0.1 (free port). */
@@ -100,6 +103,16 @@ async function serve(req: IncomingMessage, res: ServerResponse, options: BenchSe
 
   if (path.startsWith('/recording/')) return answerWith(options.recording, req, res);
   if (path.startsWith(IPC_RESULT_PATH)) return answerWith(options.ipcResult, req, res);
+  if (path === IPC_CALL_PATH && req.method === 'POST') {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req as AsyncIterable<Buffer>) chunks.push(chunk);
+    const answer = await options.ipcCall(
+      new Request(`http://127.0.0.1${path}`, { method: 'POST', body: Buffer.concat(chunks) }),
+    );
+    res.writeHead(answer.status, Object.fromEntries(answer.headers));
+    res.end(Buffer.from(await answer.arrayBuffer()));
+    return;
+  }
 
   if (path === '/bench/bare.html' || path === '/bench/wavesurfer.html') {
     res.writeHead(200, { 'Content-Type': MIME['.html']!, 'Cache-Control': 'no-store' });
