@@ -103,16 +103,7 @@ async function serve(req: IncomingMessage, res: ServerResponse, options: BenchSe
 
   if (path.startsWith('/recording/')) return answerWith(options.recording, req, res);
   if (path.startsWith(IPC_RESULT_PATH)) return answerWith(options.ipcResult, req, res);
-  if (path === IPC_CALL_PATH && req.method === 'POST') {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req as AsyncIterable<Buffer>) chunks.push(chunk);
-    const answer = await options.ipcCall(
-      new Request(`http://127.0.0.1${path}`, { method: 'POST', body: Buffer.concat(chunks) }),
-    );
-    res.writeHead(answer.status, Object.fromEntries(answer.headers));
-    res.end(Buffer.from(await answer.arrayBuffer()));
-    return;
-  }
+  if (path === IPC_CALL_PATH && req.method === 'POST') return answerWith(options.ipcCall, req, res);
 
   if (path === '/bench/bare.html' || path === '/bench/wavesurfer.html') {
     res.writeHead(200, { 'Content-Type': MIME['.html']!, 'Cache-Control': 'no-store' });
