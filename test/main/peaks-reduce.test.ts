@@ -59,4 +59,24 @@ describe('how many peaks a call gets', () => {
     expect(peaks.channels[0]!.max.every((v) => v === 0.25)).toBe(true);
     expect(peaks.channels[1]!.min.every((v) => v === -0.5)).toBe(true);
   });
+
+  it('one array given for both channels (mono decoded as stereo) fills both lanes, also after the channels part', () => {
+    const accumulator = new PeakAccumulator(2, 8000);
+    const left = new Float32Array(8000).map((_, i) => Math.sin(i / 7) * 0.5);
+    // One second of equal channels handed over as one array, in odd-sized chunks across buckets.
+    for (let at = 0; at < 8000; at += 333) {
+      const piece = left.subarray(at, at + 333);
+      accumulator.add([piece, piece], piece.length);
+    }
+    // Then one second where the right channel is silent.
+    accumulator.add([left, new Float32Array(8000)], 8000);
+    const peaks = accumulator.finish();
+    const half = peaks.length / 2;
+    const [l, r] = peaks.channels;
+    expect(r!.max.slice(0, half)).toEqual(l!.max.slice(0, half));
+    expect(r!.min.slice(0, half)).toEqual(l!.min.slice(0, half));
+    expect(Math.max(...l!.max.slice(0, half))).toBeGreaterThan(0.45);
+    expect(r!.max.slice(half).every((v) => v === 0)).toBe(true);
+    expect(Math.max(...l!.max.slice(half))).toBeGreaterThan(0.45);
+  });
 });

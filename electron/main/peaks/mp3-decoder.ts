@@ -132,8 +132,14 @@ export async function createMp3Decoder(withoutCopies = true): Promise<ChunkDecod
   await decoder.ready;
   const internals = withoutCopies ? internalsOf(decoder) : null;
   let identical = true;
-  const note = (pcm: PcmChunk) => {
+  /**
+   * Notes whether the channels ever differed; a stretch whose two channels are equal is handed on
+   * with the left one in both places, so the reducer scans it once.
+   */
+  const note = (pcm: PcmChunk): PcmChunk => {
     if (identical && channelsDiffer(pcm)) identical = false;
+    const [left] = pcm.channelData;
+    return identical && left && pcm.channelData.length === 2 ? { ...pcm, channelData: [left, left] } : pcm;
   };
   return {
     get channelsIdentical() {
@@ -141,16 +147,12 @@ export async function createMp3Decoder(withoutCopies = true): Promise<ChunkDecod
     },
     decode(bytes) {
       const pcm = pcmOf(decoder.decode(bytes));
-      if (pcm) note(pcm);
-      return pcm;
+      return pcm && note(pcm);
     },
     ...(internals
       ? {
           decodeInto(bytes: Uint8Array, sink: (pcm: PcmChunk) => void) {
-            decodeWithoutCopies(internals, bytes, (pcm) => {
-              note(pcm);
-              sink(pcm);
-            });
+            decodeWithoutCopies(internals, bytes, (pcm) => sink(note(pcm)));
           },
         }
       : {}),

@@ -105,25 +105,33 @@ export class PeakAccumulator {
 
   /**
    * Adds `samples` samples of each channel. A channel missing from `channelData` repeats the
-   * last one given (a decoder that turns stereo into mono mid-stream still fills both lanes).
+   * last one given (a decoder that turns stereo into mono mid-stream still fills both lanes), and
+   * a channel given as the same array as the one before it (MP3 decodes mono as two equal
+   * channels) is scanned once for both.
    */
   add(channelData: readonly Float32Array[], samples: number): void {
     if (samples <= 0 || channelData.length === 0) return;
     let offset = 0;
     while (offset < samples) {
       const take = Math.min(samples - offset, this.bucketSamples - this.filled);
+      const end = offset + take;
+      let scanned: Float32Array | null = null;
+      let lo = Infinity;
+      let hi = -Infinity;
       for (let c = 0; c < this.channelCount; c++) {
         const data = channelData[Math.min(c, channelData.length - 1)] ?? NO_SAMPLES;
-        let lo = this.openMin[c] ?? Infinity;
-        let hi = this.openMax[c] ?? -Infinity;
-        const end = offset + take;
-        for (let i = offset; i < end; i++) {
-          const v = data[i] ?? 0;
-          if (v < lo) lo = v;
-          if (v > hi) hi = v;
+        if (data !== scanned) {
+          scanned = data;
+          lo = Infinity;
+          hi = -Infinity;
+          for (let i = offset; i < end; i++) {
+            const v = data[i] ?? 0;
+            if (v < lo) lo = v;
+            if (v > hi) hi = v;
+          }
         }
-        this.openMin[c] = lo;
-        this.openMax[c] = hi;
+        if (lo < (this.openMin[c] ?? Infinity)) this.openMin[c] = lo;
+        if (hi > (this.openMax[c] ?? -Infinity)) this.openMax[c] = hi;
       }
       offset += take;
       this.filled += take;
