@@ -11,6 +11,9 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PeaksProgress, RecordingPeaks } from '$shared/contract';
 import WaveformPlayer from '../../renderer/src/lib/interaction/WaveformPlayer.svelte';
 import { stretchedPeaks } from '../../renderer/src/lib/interaction/waveform-peaks';
+import { peaksProgressQuery } from '../../renderer/src/lib/queries';
+import { QueryClient, QueryObserver } from '@tanstack/svelte-query';
+import { installFakeApi, ok } from './fake-api';
 import { FakeWaveSurfer, type FakeWaveSurferOptions } from './fake-wavesurfer';
 import { installFakeMedia, loadMetadata, mediaElement } from './fake-media';
 
@@ -80,6 +83,42 @@ describe('stretchedPeaks', () => {
     expect(stretched?.channels[0]?.max.slice(10)).toEqual(new Array<number>(30).fill(0));
   });
 
+  it('merges the covered part down early in a long call, keeping its loudest moments, instead of stretching to 100,000 peaks', () => {
+    // 60 s of a 40-minute call, reported with 8,000 peaks (main's least count): a spike at 30 s.
+    const progress = soFar(60, 8_000);
+    progress.peaks.channels[0]!.max[4_000] = 0.9;
+    progress.peaks.channels[0]!.min[4_000] = -0.8;
+    const stretched = stretchedPeaks(progress, 2_400);
+    expect(stretched?.durationSeconds).toBe(2_400);
+    expect(stretched?.length).toBe(8_000);
+    const max = stretched?.channels[0]?.max ?? [];
+    const min = stretched?.channels[0]?.min ?? [];
+    // The covered 60 s take their share of the length (200 peaks), silence after them.
+    expect(max.slice(0, 200).every((v) => v >= 0.5)).toBe(true);
+    expect(max.slice(200).every((v) => v === 0)).toBe(true);
+    // The spike is still there, at 30 s.
+    expect(max[100]).toBe(0.9);
+    expect(min[100]).toBe(-0.8);
+    expect(Math.max(...max)).toBe(0.9);
+  });
+
+  it('draws the first seconds of a long call at once (a sliver at the start of the full length)', () => {
+    const stretched = stretchedPeaks(soFar(2, 800), 2_400);
+    const max = stretched?.channels[0]?.max ?? [];
+    const drawn = max.filter((v) => v > 0).length;
+    expect(max.slice(0, drawn)).toEqual(new Array<number>(drawn).fill(0.5));
+    // About 2 s of 2,400 s of the width, within a peak, over a few thousand peaks (not 960,000).
+    expect(drawn).toBeGreaterThan(0);
+    expect(Math.abs(drawn / max.length - 2 / 2_400)).toBeLessThan(1 / max.length);
+    expect(max.length).toBeLessThan(10_000);
+  });
+
+  it('keeps every peak of a short call (no merging under 8,000 over the whole length)', () => {
+    const stretched = stretchedPeaks(soFar(30, 3_000), 60);
+    expect(stretched?.length).toBe(6_000);
+    expect(stretched?.channels[0]?.max.slice(0, 3_000)).toEqual(new Array<number>(3_000).fill(0.5));
+  });
+
   it('draws the partial peaks as they are when the full length is unknown; nothing when nothing is covered', () => {
     expect(stretchedPeaks(soFar(25, 10), 0)?.durationSeconds).toBe(25);
     expect(stretchedPeaks({ ...soFar(0, 0), coveredSeconds: 0 }, 100)).toBeNull();
@@ -131,5 +170,30 @@ describe('WaveformPlayer: peaks arriving progressively', () => {
     loadMetadata(mediaElement(), 100);
     await Promise.resolve();
     expect(created).toHaveLength(0);
+  });
+});
+
+describe('peaksProgressQuery', () => {
+  it('keeps the last answer while no more of the recording is covered (the waveform is not drawn again), takes a newer one', async () => {
+    const fake = installFakeApi({ getPeaksProgress: ok(soFar(25, 10)) });
+    const client = new QueryClient();
+    // Observed, as the player observes it (its polling left to the test).
+    const observer = new QueryObserver(client, {
+      ...peaksProgressQuery('ws-demo', 'interaction_1', true),
+      refetchInterval: false,
+    });
+    const stop = observer.subscribe(() => undefined);
+    await vi.waitFor(() => expect(observer.getCurrentResult().data).toBeTruthy());
+    const first = observer.getCurrentResult().data;
+    fake.reply('getPeaksProgress', ok(soFar(25, 10)));
+    const again = (await observer.refetch()).data;
+    expect(again).toBe(first);
+    fake.reply('getPeaksProgress', ok(soFar(50, 20)));
+    const newer = (await observer.refetch()).data;
+    expect(newer).not.toBe(first);
+    expect(newer?.coveredSeconds).toBe(50);
+    expect(fake.calls.getPeaksProgress).toHaveLength(3);
+    stop();
+    client.clear();
   });
 });

@@ -6,7 +6,7 @@
  * nothing else calls `api()`.
  */
 import type { QueryClient } from '@tanstack/svelte-query';
-import type { ConnectInput, Preferences, RecordingProblem, WorkspaceInfo } from '$shared/contract';
+import type { ConnectInput, PeaksProgress, Preferences, RecordingProblem, WorkspaceInfo } from '$shared/contract';
 import type { Phone, PhoneUpdate, SipTrunk, SipTrunkCreate, Webhook } from '$shared/domain';
 import type { TranscriptFormat } from '$shared/transcript-export';
 import { api } from './api';
@@ -67,6 +67,8 @@ export function peaksQuery(workspaceId: string, sid: string | null, enabled = tr
     queryFn: () => api().getPeaks(sid ?? ''),
     enabled: enabled && sid !== null,
     staleTime: Infinity,
+    // Each answer is new peaks: comparing thousands of numbers with the last answer finds nothing to keep.
+    structuralSharing: false,
   };
 }
 
@@ -87,7 +89,17 @@ export function peaksProgressQuery(workspaceId: string, sid: string | null, enab
     refetchInterval: PEAKS_PROGRESS_EVERY_MS,
     retry: false,
     gcTime: 0,
+    // The last answer is kept when the new one covers no more of the recording (nothing to redraw);
+    // otherwise the new one is taken as it is, without comparing thousands of numbers.
+    structuralSharing: (last: unknown, next: unknown) => (sameCoverage(last, next) ? last : next),
   };
+}
+
+/** True when two peaks-so-far answers cover the same seconds with the same number of peaks. */
+function sameCoverage(last: unknown, next: unknown): boolean {
+  const a = last as PeaksProgress | null | undefined;
+  const b = next as PeaksProgress | null | undefined;
+  return !!a && !!b && a.coveredSeconds === b.coveredSeconds && a.peaks.length === b.peaks.length;
 }
 
 /** Phone list (spec 4 endpoint 2). */

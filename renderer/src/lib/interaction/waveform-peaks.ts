@@ -49,29 +49,61 @@ function magnitudes(values: readonly number[]): Float32Array {
  */
 export const STEREO_LANE_LABELS = ['Channel 1 (left)', 'Channel 2 (right)'] as const;
 
-/** Most peaks per channel a partial waveform is stretched to (a 6-hour call's final count is 86,400). */
-const MAX_STRETCHED_LENGTH = 100_000;
+/**
+ * Peaks per channel a partial waveform is drawn with over the full length, at least: the count main
+ * gives every call up to about 33 minutes (electron/main/peaks/reduce.ts), about 2 peaks per pixel
+ * of a wide waveform box.
+ */
+const DRAWN_LENGTH = 8_000;
 
 /**
  * What to draw while the peaks are computed: the peaks of the first `progress.coveredSeconds`,
  * followed by silence (zeros) up to `fullSeconds`, so the drawn part sits where it belongs on a
  * waveform as long as the recording and the seek bar stays right. `fullSeconds` is an estimate
  * (the media element's duration, else the interaction's); when it is unknown (0) or not beyond
- * the covered part, the partial peaks are drawn as they are. Null when nothing is covered yet, or
- * when so little is that stretching would need more than {@link MAX_STRETCHED_LENGTH} peaks.
+ * the covered part, the partial peaks are drawn as they are. Null when nothing is covered yet.
+ *
+ * The whole length gets at most {@link DRAWN_LENGTH} peaks (or as many as `progress` holds, if
+ * more): main reports the covered part with at least 8,000 peaks however short it is, so early in
+ * a long call the covered part is merged down (each drawn peak the min and max of the ones it
+ * spans) instead of the waveform being stretched to tens of thousands of peaks, which wavesurfer
+ * would draw again on every update.
  */
 export function stretchedPeaks(progress: PeaksProgress, fullSeconds: number): RecordingPeaks | null {
-  const { peaks, coveredSeconds } = progress;
-  if (!(coveredSeconds > 0) || peaks.length === 0) return null;
-  if (!(fullSeconds > coveredSeconds)) return peaks;
+  const { coveredSeconds } = progress;
+  if (!(coveredSeconds > 0) || progress.peaks.length === 0) return null;
+  if (!(fullSeconds > coveredSeconds)) return progress.peaks;
+  const drawnLength = Math.max(DRAWN_LENGTH, progress.peaks.length);
+  const coveredLength = Math.max(1, Math.round((drawnLength * coveredSeconds) / fullSeconds));
+  const peaks = coveredLength < progress.peaks.length ? mergedPeaks(progress.peaks, coveredLength) : progress.peaks;
   const length = Math.max(peaks.length, Math.round((peaks.length * fullSeconds) / coveredSeconds));
-  if (length > MAX_STRETCHED_LENGTH) return null;
   const pad = (values: number[]) => values.concat(new Array<number>(length - values.length).fill(0));
   return {
     ...peaks,
     durationSeconds: fullSeconds,
     length,
     channels: peaks.channels.map((c) => ({ min: pad(c.min), max: pad(c.max) })),
+  };
+}
+
+/** `peaks` with `length` (fewer) peaks per channel: peak i is the min and max of its equal share of the originals. */
+function mergedPeaks(peaks: RecordingPeaks, length: number): RecordingPeaks {
+  const from = peaks.length;
+  const merge = (values: number[], pick: (a: number, b: number) => number) => {
+    const out = new Array<number>(length);
+    for (let i = 0; i < length; i += 1) {
+      const start = Math.floor((i * from) / length);
+      const end = Math.max(start + 1, Math.floor(((i + 1) * from) / length));
+      let v = values[start] ?? 0;
+      for (let j = start + 1; j < end; j += 1) v = pick(v, values[j] ?? 0);
+      out[i] = v;
+    }
+    return out;
+  };
+  return {
+    ...peaks,
+    length,
+    channels: peaks.channels.map((c) => ({ min: merge(c.min, Math.min), max: merge(c.max, Math.max) })),
   };
 }
 
