@@ -4,6 +4,11 @@
  * and any number of readers of any byte range that wait for bytes still on their way. A download
  * runs to its end even when no one is reading (the waveform and later seeks need the whole file);
  * it stops only when the cache discards it (evicted, cleared, closed).
+ *
+ * The next bytes are read from upstream while the last ones are still being written (writes queue
+ * in order, at most {@link MAX_UNWRITTEN_BYTES} behind), and a reader at the front of the download
+ * (the player's first bytes, the peaks decoder) gets bytes not yet on disk from memory: neither
+ * waits for the disk, which on a busy machine answered a write in tens of milliseconds.
  */
 import { open, rm, type FileHandle } from 'node:fs/promises';
 import { problemOf, RecordingError, recordingUnreachable } from './api/recording-errors';
@@ -21,12 +26,25 @@ export interface RecordingHead {
 const READ_CHUNK_BYTES = 256 * 1024;
 /** A reader never waits for bytes this close to what has arrived (see {@link CachedDownload.withinReach}). */
 const MIN_REACH_BYTES = 512 * 1024;
+/** Most bytes held in memory while their writes are queued; the upstream is read again once under it. */
+const MAX_UNWRITTEN_BYTES = 8 * 1024 * 1024;
 
 /** One download; see the file's comment. Made by the recording cache only. */
 export class CachedDownload {
   /** The upstream's answer; rejects with the fetcher's RecordingError (or the abort) when the GET fails. */
   readonly head: Promise<RecordingHead>;
+  /** Bytes arrived from upstream. */
   private bytes = 0;
+  /** Bytes on disk (the first `written` of the file). */
+  private written = 0;
+  /** The bytes arrived but not yet on disk, in order, each from its offset in the file. */
+  private unwritten: Array<{ start: number; data: Uint8Array }> = [];
+  /** The queued writes, in order; settles once the last one queued is on disk. */
+  private writing: Promise<void> = Promise.resolve();
+  /** Why a write failed, if one did (the download then fails with it). */
+  private writeError: Error | null = null;
+  /** The upstream body being read, while it is. */
+  private upstream: ReadableStreamDefaultReader<Uint8Array> | null = null;
   private total: number | null = null;
   private finished = false;
   private failure: Error | null = null;
@@ -109,7 +127,13 @@ export class CachedDownload {
           }
           const file = this.file;
           if (!file || this.discarded) throw removed();
-          const length = Math.min(READ_CHUNK_BYTES, this.bytes - position, last - position + 1);
+          const front = this.fromMemory(position, last);
+          if (front) {
+            position += front.byteLength;
+            controller.enqueue(front);
+            return;
+          }
+          const length = Math.min(READ_CHUNK_BYTES, this.written - position, last - position + 1);
           const chunk = new Uint8Array(length);
           const { bytesRead } = await file.read(chunk, 0, length, position);
           position += bytesRead;
@@ -126,9 +150,52 @@ export class CachedDownload {
     this.abort.abort();
     this.wake();
     await this.pumping;
+    await this.writing.catch(() => undefined);
     await this.file?.close().catch(() => undefined);
     this.file = null;
     await rm(this.path, { force: true });
+  }
+
+  /**
+   * A copy of the bytes from `position` (at most to `last` and {@link READ_CHUNK_BYTES}) when they
+   * have arrived but are not on disk yet; null when they are on disk (or not here).
+   */
+  private fromMemory(position: number, last: number): Uint8Array | null {
+    if (position < this.written) return null;
+    const first = this.unwritten.findIndex((p) => position < p.start + p.data.byteLength);
+    if (first < 0) return null;
+    const length = Math.min(this.bytes - position, last - position + 1, READ_CHUNK_BYTES);
+    // A copy (a reader may hand its chunk on: the peaks decoder transfers it to its worker), made
+    // of as many of the pieces as it spans.
+    const out = new Uint8Array(length);
+    let filled = 0;
+    for (const piece of this.unwritten.slice(first)) {
+      if (filled >= length) break;
+      const from = position + filled - piece.start;
+      const take = piece.data.subarray(from, from + (length - filled));
+      out.set(take, filled);
+      filled += take.byteLength;
+    }
+    return out;
+  }
+
+  /** Queues `chunk` (the next bytes from upstream) for writing and makes it readable at once. */
+  private accept(file: FileHandle, chunk: Uint8Array): void {
+    const start = this.bytes;
+    this.unwritten.push({ start, data: chunk });
+    this.bytes += chunk.byteLength;
+    const next = this.writing.then(async () => {
+      await file.write(chunk, 0, chunk.byteLength, start);
+      this.written = start + chunk.byteLength;
+      this.unwritten.shift();
+    });
+    // A failed write stops reading the upstream and becomes the download's problem.
+    next.catch((err: unknown) => {
+      this.writeError ??= err instanceof Error ? err : new Error(String(err));
+      void this.upstream?.cancel().catch(() => undefined);
+      this.abort.abort();
+    });
+    this.writing = next;
   }
 
   /** Resolves once `count` bytes are here, the download ended, or it was discarded. */
@@ -146,7 +213,8 @@ export class CachedDownload {
 
   private async run(settle: { resolve: (head: RecordingHead) => void; reject: (err: unknown) => void }): Promise<void> {
     try {
-      this.file = await open(this.path, 'w+', 0o600);
+      const file = await open(this.path, 'w+', 0o600);
+      this.file = file;
       const answer = await this.location
         .fetcher(this.location.recordingUrl)
         .fetch('GET', { signal: this.abort.signal });
@@ -154,17 +222,20 @@ export class CachedDownload {
       settle.resolve({ headers: answer.headers, contentType: answer.contentType });
       this.location.report(null);
       const reader = answer.body?.getReader();
+      this.upstream = reader ?? null;
       for (;;) {
         const result = await reader?.read();
         if (!result || result.done) break;
-        await this.file.write(result.value, 0, result.value.byteLength, this.bytes);
-        this.bytes += result.value.byteLength;
+        this.accept(file, result.value);
         this.wake();
         this.onGrow();
+        if (this.bytes - this.written > MAX_UNWRITTEN_BYTES) await this.writing;
       }
+      await this.writing;
       this.total = this.bytes;
       this.finished = true;
-    } catch (err) {
+    } catch (caught) {
+      const err = this.writeError ?? caught;
       this.failure = this.discarded ? removed() : err instanceof Error ? err : recordingUnreachable();
       if (!this.discarded) this.location.report(problemOf(err));
       settle.reject(this.failure);

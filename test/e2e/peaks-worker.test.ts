@@ -31,7 +31,7 @@ async function* chunksOf(source: string | Uint8Array, failAfterBytes?: number): 
 beforeAll(() => {
   ensureBuilt();
   fixtures = generateAudioFixtures();
-  inWorker = createWorkerDecoder(PEAKS_WORKER, { maxChunksInFlight: 4 });
+  inWorker = createWorkerDecoder(PEAKS_WORKER, { maxBytesInFlight: 4 * 4096 });
   const dir = fixtures.dir;
   return () => rmSync(dir, { recursive: true, force: true });
 }, 180_000);
