@@ -169,8 +169,9 @@ export class CachedDownload {
     // of as many of the pieces as it spans.
     const out = new Uint8Array(length);
     let filled = 0;
-    for (const piece of this.unwritten.slice(first)) {
-      if (filled >= length) break;
+    for (let k = first; k < this.unwritten.length && filled < length; k++) {
+      const piece = this.unwritten[k];
+      if (!piece) break;
       const from = position + filled - piece.start;
       const take = piece.data.subarray(from, from + (length - filled));
       out.set(take, filled);
