@@ -5,7 +5,7 @@
  * otherwise by channel.
  */
 import type { LaneRoles } from '../analysis/types';
-import { STEREO_LANE_LABELS } from '../waveform-peaks';
+import { STEREO_LANE_LABELS } from './peaks';
 
 /** What the player says about its two lanes. */
 export interface LaneText {
