@@ -80,7 +80,7 @@ describe.each(THEMES)('axe in the %s theme', (theme) => {
     expect(await seriousViolations()).toEqual([]);
   });
 
-  it('Interactions: a demo call with its waveform drawn', async () => {
+  it('Calls: a demo call with its waveform drawn', async () => {
     await openDemoAfresh(h);
     await showInteraction(h.page, call.sid);
     await waitForWaveform(h.page);

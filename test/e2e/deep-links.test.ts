@@ -52,7 +52,7 @@ afterAll(async () => {
 const push = (payload: OpenLinkPush) => pushToRenderer(h.page, PUSH_CHANNELS.openLink, payload);
 
 describe('links pushed by main', () => {
-  it('opens the call in the Interaction view and starts playing at the link time', async () => {
+  it('opens the call in the Calls view and starts playing at the link time', async () => {
     const page = h.page;
     await push({ ok: true, link: { sid: call.sid, atSeconds: 30, workspaceName: 'Demo workspace' } });
     await expect.poll(() => page.getByLabel('Interaction SID').inputValue()).toBe(call.sid);
@@ -63,7 +63,7 @@ describe('links pushed by main', () => {
     expect(playing).toBeGreaterThanOrEqual(30);
     expect(playing).toBeLessThan(40);
     await expect.poll(() => page.getByRole('button', { name: 'Pause' }).count()).toBe(1);
-    // The window title names the workspace (and the call once the Interaction view reports it: window-title.svelte.ts).
+    // The window title names the workspace (and the call once the Calls view reports it: window-title.svelte.ts).
     expect(await page.title()).toMatch(/Demo workspace — Voice Review$/);
     await page.screenshot({ path: join(ARTIFACTS_DIR, 'deep-link.png') });
   });

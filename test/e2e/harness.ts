@@ -242,7 +242,7 @@ export async function playerTimeSeconds(page: Page): Promise<number> {
 }
 
 /**
- * Looks up `sid` in the Interaction view and waits until the call is shown and the waveform is
+ * Looks up `sid` in the Calls view and waits until the call is shown and the waveform is
  * ready (play button enabled).
  * @throws Error with the page's own error text when the call cannot be shown
  */

@@ -176,7 +176,7 @@ describe('workspaces and the Settings screen', () => {
     await secondServer().close();
     second = null;
 
-    await section('Interactions');
+    await section('Calls');
     await h.page.getByLabel('Interaction SID').fill(sid);
     await h.page.getByRole('button', { name: 'Show call' }).click();
     const alert = h.page.getByRole('alert');

@@ -45,7 +45,7 @@ describe('opening an account item from a call', () => {
   it('ignores a request for another workspace', async () => {
     await renderWorkspace(demoSession(), { listPhones: ok([SALES]) });
     flushSync(() => requestOpenPhone('another-workspace', SALES.number));
-    expect(screen.getByRole('button', { name: 'Interactions' })).toHaveAttribute('aria-current', 'page');
+    expect(screen.getByRole('button', { name: 'Calls' })).toHaveAttribute('aria-current', 'page');
     expect(pendingOpenSection('another-workspace')).toBe('phones');
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Copy buttons of the Interaction view, over a fake `window.api` and user-event's clipboard
+ * Copy buttons of the Calls view, over a fake `window.api` and user-event's clipboard
  * stand-in: the SID beside the call's details, and a link to the call at the current playback
  * time that names the workspace (read back with the app's own link parser). Also CopyButton's
  * own "Copied" and "Copy failed" feedback.

@@ -1,5 +1,5 @@
 /**
- * The Interaction view's keyboard, as the app shows it (Root -> App -> InteractionView) over a
+ * The Calls view's keyboard, as the app shows it (Root -> App -> CallsView) over a
  * fake `window.api`: shortcuts pressed anywhere in the view move the real player (its media
  * element stands in for Chromium's, test/renderer/fake-fakeMedia().ts), none acts while typing in the
  * SID field or the transcript search, the focused slider's own keys act once, and `?` opens the
@@ -37,7 +37,7 @@ async function openCall() {
   return { ...opened, recording, audio };
 }
 
-describe('Interaction view keyboard: shortcuts anywhere in the view', () => {
+describe('Calls view keyboard: shortcuts anywhere in the view', () => {
   it('plays, pauses, skips and changes speed from the page', async () => {
     const { user, audio } = await openCall();
 
@@ -144,7 +144,7 @@ describe('Interaction view keyboard: shortcuts anywhere in the view', () => {
   });
 });
 
-describe('Interaction view keyboard: the shortcut sheet', () => {
+describe('Calls view keyboard: the shortcut sheet', () => {
   it('opens with ?, lists every shortcut, closes with Escape', async () => {
     const { user } = await openCall();
 

@@ -1,5 +1,5 @@
 /**
- * The recording started at "Show call": the Interaction view starts the call's recording in a
+ * The recording started at "Show call": the Calls view starts the call's recording in a
  * media element on the URL main serves it from (SessionInfo.recordingSrcPrefix) while the
  * interaction is looked up, and the player takes that element, so its first bytes and Chromium's
  * media pipeline are not held behind the lookup and the view's build. A lookup that fails, a call
@@ -93,7 +93,7 @@ describe('RecordingHeadStart', () => {
   });
 });
 
-describe('Interaction view: the recording started at "Show call"', () => {
+describe('Calls view: the recording started at "Show call"', () => {
   it('requests the recording before the call arrives, and plays that same element', async () => {
     const created = watchMediaSrc();
     const pending = deferred<Interaction>();

@@ -1,5 +1,5 @@
 /**
- * What the Interaction view's review tests share: a call with one slow reply, and the stand-ins
+ * What the Calls view's review tests share: a call with one slow reply, and the stand-ins
  * for media and layout installed around each test (wavesurfer.js itself is mocked in each test
  * file, since vi.mock is hoisted per file).
  */

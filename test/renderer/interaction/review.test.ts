@@ -1,5 +1,5 @@
 /**
- * The Interaction view's help to find a moment, as the app shows it over a fake `window.api`:
+ * The Calls view's help to find a moment, as the app shows it over a fake `window.api`:
  * flagged replies as badges on their transcript rows, the transcript timing check above the
  * transcript, the turn timing summary with its stored threshold, and requests to open a call at
  * a time (a link, a recent call) honoured.
@@ -43,7 +43,7 @@ async function showCall(user: Awaited<ReturnType<typeof openWorkspace>>['user'],
 const transcript = () => screen.getByRole('region', { name: /Transcript/ });
 const timingPanel = () => screen.getByRole('region', { name: 'Turn timing' });
 
-describe('Interaction view: flagged replies and the timing summary', () => {
+describe('Calls view: flagged replies and the timing summary', () => {
   it('marks the slow reply on its row, in words a screen reader reads', async () => {
     const { user } = await openWorkspace();
     await showCall(user);
@@ -108,7 +108,7 @@ describe('Interaction view: flagged replies and the timing summary', () => {
   });
 });
 
-describe('Interaction view: the transcript timing check', () => {
+describe('Calls view: the transcript timing check', () => {
   it("says in one line above the transcript when its times run past the recording's end", async () => {
     const peaks: RecordingPeaks = {
       durationSeconds: 10,
@@ -127,7 +127,7 @@ describe('Interaction view: the transcript timing check', () => {
   });
 });
 
-describe('Interaction view: requests to open a call', () => {
+describe('Calls view: requests to open a call', () => {
   it('shows the requested call with its note, and plays from the requested time', async () => {
     const { fake } = await openWorkspace();
 

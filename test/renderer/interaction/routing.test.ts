@@ -1,5 +1,5 @@
 /**
- * The phone routing cross-check in the Interaction view (Root -> App -> InteractionView ->
+ * The phone routing cross-check in the Calls view (Root -> App -> CallsView ->
  * CallReview -> RoutingPanel) over a fake `window.api`: the call's number is looked up in the
  * workspace's phones and webhooks once the call is shown, and a link opens the phone in its screen.
  */
@@ -43,7 +43,7 @@ async function showCall(replies: Parameters<typeof renderWorkspace>[1]) {
   return app;
 }
 
-describe('Interaction view: phone routing', () => {
+describe('Calls view: phone routing', () => {
   it('shows that the number the call came in on now routes to another agent, and opens the phone', async () => {
     const { fake, user } = await showCall({ listPhones: ok([phone]), getPhone: ok(phone), listWebhooks: ok([hook]) });
     const panel = await screen.findByRole('region', { name: 'Phone routing' });

@@ -1,5 +1,5 @@
 /**
- * The Interaction view's keyboard shortcuts (renderer/src/lib/interaction/shortcuts.ts and
+ * The Calls view's keyboard shortcuts (renderer/src/lib/interaction/shortcuts.ts and
  * review-keys.ts): every key of the table acts on a stub player / transcript / sheet, keys with
  * Ctrl, Cmd or Alt do nothing (Ctrl/Cmd+F aside), and nothing acts while typing in a field, on a
  * key the focused element already handled, or while a dialog is open.

@@ -6,7 +6,7 @@ import '@testing-library/svelte/vitest';
 import { render, screen, within } from '@testing-library/svelte';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Interaction } from '$shared/domain';
-import InteractionSummary from '../../../renderer/src/lib/interaction/InteractionSummary.svelte';
+import CallSummary from '../../../renderer/src/lib/interaction/CallSummary.svelte';
 import Transcript from '../../../renderer/src/lib/interaction/transcript/Transcript.svelte';
 import { installFakeLayout } from '../fake-media';
 
@@ -39,7 +39,7 @@ function detail(label: string): string {
 
 describe('call details with unreadable fields', () => {
   it('shows "Unreadable" with the raw type in place of each unreadable field, and the rest as usual', () => {
-    render(InteractionSummary, {
+    render(CallSummary, {
       props: {
         interaction: interaction({
           direction: null,
@@ -64,7 +64,7 @@ describe('call details with unreadable fields', () => {
   });
 
   it('names unreadable variables, transcript and recording link in a note', () => {
-    render(InteractionSummary, {
+    render(CallSummary, {
       props: {
         interaction: interaction({
           unreadable: [
@@ -82,7 +82,7 @@ describe('call details with unreadable fields', () => {
   });
 
   it('shows a readable call with no "Unreadable" anywhere', () => {
-    render(InteractionSummary, { props: { interaction: interaction({}) } });
+    render(CallSummary, { props: { interaction: interaction({}) } });
     expect(screen.queryByText(/Unreadable/)).not.toBeInTheDocument();
   });
 });

@@ -1,6 +1,6 @@
 /**
- * The Interaction view, as the app shows it in a connected demo workspace (Root -> App ->
- * InteractionView), over a fake `window.api`.
+ * The Calls view, as the app shows it in a connected demo workspace (Root -> App ->
+ * CallsView), over a fake `window.api`.
  *
  * wavesurfer.js needs canvas, which jsdom does not have, so it is replaced by a small fake that
  * records what it was given and reports 'ready'. jsdom's <audio> cannot load or play: the tests
@@ -32,7 +32,7 @@ afterEach(() => {
 const SID = 'interaction_1b4e28ba-2fa1-11d2-883f-0016d3cca427';
 const OTHER_SID = 'interaction_6fa459ea-ee8a-3ca4-894e-db77e160355e';
 
-/** Renders the app connected to a demo workspace and waits for the Interaction view. */
+/** Renders the app connected to a demo workspace and waits for the Calls view. */
 async function openWorkspace(replies: Replies = {}, demoInteractions: DemoInteractionSummary[] = []) {
   return renderWorkspace(demoSession('Sample Clinic (demo)', demoInteractions), replies);
 }
@@ -54,7 +54,7 @@ function detail(label: string): HTMLElement {
   return value;
 }
 
-describe('Interaction view: finding the SID', () => {
+describe('Calls view: finding the SID', () => {
   it('explains the SID shape when the text holds none, and loads nothing', async () => {
     const { fake, user } = await openWorkspace({ getInteraction: ok(interaction({ sid: SID })) });
 
@@ -88,7 +88,7 @@ describe('Interaction view: finding the SID', () => {
   });
 });
 
-describe('Interaction view: loading and errors', () => {
+describe('Calls view: loading and errors', () => {
   it('shows a loading status until the call arrives', async () => {
     const pending = deferred<Interaction>();
     const { user } = await openWorkspace({ getInteraction: pending });
@@ -124,7 +124,7 @@ describe('Interaction view: loading and errors', () => {
   });
 });
 
-describe('Interaction view: a call without a recording', () => {
+describe('Calls view: a call without a recording', () => {
   const call = interaction({
     sid: SID,
     fromNumber: '+14155550123',
@@ -205,7 +205,7 @@ describe('Interaction view: a call without a recording', () => {
   });
 });
 
-describe('Interaction view: demo calls', () => {
+describe('Calls view: demo calls', () => {
   const demos: DemoInteractionSummary[] = [
     { sid: SID, label: 'Appointment change (inbound)' },
     { sid: OTHER_SID, label: 'Prescription refill (no recording)' },
@@ -248,7 +248,7 @@ describe('Interaction view: demo calls', () => {
   });
 });
 
-describe('Interaction view: with a recording', () => {
+describe('Calls view: with a recording', () => {
   const RECORDING_URL = `vr-recording://ws-demo/${SID}`;
   const call = interaction({
     sid: SID,

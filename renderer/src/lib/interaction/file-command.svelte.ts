@@ -1,6 +1,6 @@
 /**
  * File > Export… and File > Download Recording… from the native menu, handed from the app shell
- * (which receives menu commands) to the call shown: the Interaction view's export controls act on
+ * (which receives menu commands) to the call shown: the Calls view's export controls act on
  * a new request; with no call shown, the view says to open one first.
  */
 

@@ -1,7 +1,7 @@
 /**
- * A request to show a call from outside the Interaction view's own lookup box: a
+ * A request to show a call from outside the Calls view's own lookup box: a
  * `voice-review://interactions/<sid>?t=<seconds>` link handed over by main, or a recent call
- * picked elsewhere. The producer calls {@link requestOpenInteraction}; the Interaction view reads
+ * picked elsewhere. The producer calls {@link requestOpenInteraction}; the Calls view reads
  * {@link openRequest} reactively, shows the call (the view is brought to the front by whoever
  * asked) and, once the recording can play, seeks to `atSeconds` and plays.
  */
@@ -26,7 +26,7 @@ export function openRequest(): OpenInteractionRequest | null {
 }
 
 /**
- * Asks the Interaction view to show call `sid`, seeked to `atSeconds` (seconds) when given.
+ * Asks the Calls view to show call `sid`, seeked to `atSeconds` (seconds) when given.
  * @returns the request made (its `id` lets the caller tell it apart from later ones)
  */
 export function requestOpenInteraction(

@@ -1,5 +1,5 @@
 /**
- * The Interaction view's keyboard shortcuts, as data: which key does what, and the words the
+ * The Calls view's keyboard shortcuts, as data: which key does what, and the words the
  * shortcut sheet shows. The view's key handler (review-keys.ts) and the sheet both read
  * {@link SHORTCUTS}, so a shortcut is added or changed in one place.
  */
@@ -46,7 +46,7 @@ function onKey(key: string, label: string, description: string, action: Shortcut
   return { chords: [shift === undefined ? { key } : { key, shift }], keys: [label], description, action };
 }
 
-/** Every shortcut of the Interaction view, in the order the sheet lists them. */
+/** Every shortcut of the Calls view, in the order the sheet lists them. */
 export const SHORTCUTS: readonly Shortcut[] = [
   {
     chords: [{ key: ' ' }, { key: 'k' }],

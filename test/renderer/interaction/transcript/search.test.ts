@@ -282,7 +282,7 @@ describe('Transcript search on 5,000 entries', () => {
   });
 });
 
-describe('Interaction view: the search shortcut', () => {
+describe('Calls view: the search shortcut', () => {
   const SID = 'interaction_1b4e28ba-2fa1-11d2-883f-0016d3cca427';
 
   async function showCall() {

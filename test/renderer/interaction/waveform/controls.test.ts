@@ -1,5 +1,5 @@
 /**
- * The waveform player's new controls and marks, fed by props as the Interaction view feeds it:
+ * The waveform player's new controls and marks, fed by props as the Calls view feeds it:
  * ±10 s buttons, speed steps, zoom buttons, role regions, flags and search ticks redrawn without
  * re-creating wavesurfer, lane labels from the inferred lane roles, and mute/solo through a Web
  * Audio graph made only on first use. wavesurfer.js is the recording fake of fake-wavesurfer.ts.
@@ -59,7 +59,7 @@ const INFERRED: LaneRoles = {
   confidence: 0.9,
 };
 
-/** The player's methods the Interaction view calls. */
+/** The player's methods the Calls view calls. */
 interface PlayerMethods {
   stepSpeed(direction: 1 | -1): void;
   skipBy(deltaSeconds: number): void;

@@ -1,6 +1,6 @@
 /**
  * The waveform player alone (renderer/src/lib/WaveformPlayer.svelte), fed by props as
- * InteractionView feeds it. wavesurfer.js is replaced by a fake that records its options (jsdom
+ * CallsView feeds it. wavesurfer.js is replaced by a fake that records its options (jsdom
  * has no canvas); jsdom's <audio> is driven by test/renderer/fake-media.ts.
  */
 import '@testing-library/svelte/vitest';

@@ -1,7 +1,7 @@
 /**
  * Words for the lanes of a stereo recording: their labels, what the tooltip and the legend say
  * about how they were decided, and the sentence for screen readers. The lanes are named by party
- * only when the Interaction view inferred them from the transcript (analysis/lane-roles.ts);
+ * only when the Calls view inferred them from the transcript (analysis/lane-roles.ts);
  * otherwise by channel.
  */
 import type { LaneRoles } from '../analysis/types';

@@ -34,7 +34,7 @@ function stopRecordingElement(media: HTMLMediaElement): void {
 }
 
 /**
- * At most one recording started ahead of its player, by URL. The Interaction view holds one per
+ * At most one recording started ahead of its player, by URL. The Calls view holds one per
  * lookup: {@link start} at "Show call", {@link take} when the call's player is built, and
  * {@link release} when the call cannot be played (not found, no recording) or the view goes.
  */
