@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RecentCall } from '$shared/contract';
 import type { Phone } from '$shared/domain';
 import { excerptMarkdown, excerptText } from '$shared/excerpt';
-import { pendingOpenSection, takeOpenRequest } from '../../../renderer/src/lib/account/open-request.svelte';
+import { accountRequests } from '../../../renderer/src/lib/account/open-request.svelte';
 import CopyExcerpt from '../../../renderer/src/lib/interaction/CopyExcerpt.svelte';
 import ExportMenu from '../../../renderer/src/lib/interaction/ExportMenu.svelte';
 import RecentCalls from '../../../renderer/src/lib/interaction/RecentCalls.svelte';
@@ -184,11 +184,13 @@ describe('routing panel', () => {
     expect(screen.getByText(/Main trunk/)).toBeInTheDocument();
     expect(screen.getByText('call-ended notification off')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Open phone' }));
-    expect(pendingOpenSection(PRODUCTION.id)).toBe('phones');
-    expect(takeOpenRequest('phones', PRODUCTION.id)).toBe('+14155550199');
+    expect(accountRequests.latest()).toMatchObject({
+      workspaceId: PRODUCTION.id,
+      section: 'phones',
+      key: '+14155550199',
+    });
     await user.click(screen.getByRole('button', { name: 'Open webhook https://hooks.example.com/calls' }));
-    expect(takeOpenRequest('webhooks', PRODUCTION.id)).toBe('wh_1');
-    expect(pendingOpenSection(PRODUCTION.id)).toBeNull();
+    expect(accountRequests.latest()).toMatchObject({ workspaceId: PRODUCTION.id, section: 'webhooks', key: 'wh_1' });
   });
 
   it('says when the number has no phone record', async () => {

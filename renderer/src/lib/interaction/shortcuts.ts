@@ -36,6 +36,11 @@ export interface Shortcut {
   action: ShortcutAction;
 }
 
+/** Seconds the arrow keys move playback; with Shift, {@link SHIFT_ARROW_SKIP_SECONDS}. */
+export const ARROW_SKIP_SECONDS = 5;
+/** Seconds Shift with an arrow key moves playback. */
+export const SHIFT_ARROW_SKIP_SECONDS = 30;
+
 /** A move of the playback position by `seconds` (negative: back). */
 const skip = (seconds: number): ShortcutAction => ({ kind: 'skip', seconds });
 
@@ -56,10 +61,10 @@ export const SHORTCUTS: readonly Shortcut[] = [
   },
   onKey('j', 'J', 'Back 10 seconds', skip(-10)),
   onKey('l', 'L', 'Forward 10 seconds', skip(10)),
-  onKey('ArrowLeft', '←', 'Back 5 seconds', skip(-5), false),
-  onKey('ArrowRight', '→', 'Forward 5 seconds', skip(5), false),
-  onKey('ArrowLeft', 'Shift+←', 'Back 30 seconds', skip(-30), true),
-  onKey('ArrowRight', 'Shift+→', 'Forward 30 seconds', skip(30), true),
+  onKey('ArrowLeft', '←', `Back ${ARROW_SKIP_SECONDS} seconds`, skip(-ARROW_SKIP_SECONDS), false),
+  onKey('ArrowRight', '→', `Forward ${ARROW_SKIP_SECONDS} seconds`, skip(ARROW_SKIP_SECONDS), false),
+  onKey('ArrowLeft', 'Shift+←', `Back ${SHIFT_ARROW_SKIP_SECONDS} seconds`, skip(-SHIFT_ARROW_SKIP_SECONDS), true),
+  onKey('ArrowRight', 'Shift+→', `Forward ${SHIFT_ARROW_SKIP_SECONDS} seconds`, skip(SHIFT_ARROW_SKIP_SECONDS), true),
   onKey('[', '[', 'Slower', { kind: 'speed', direction: -1 }),
   onKey(']', ']', 'Faster', { kind: 'speed', direction: 1 }),
   onKey('ArrowUp', '↑', 'Previous transcript entry', { kind: 'entry', direction: -1 }, false),

@@ -49,6 +49,21 @@ describe('seeking by keyboard before the waveform is drawn', () => {
     expect(audio.currentTime).toBe(0);
   });
 
+  it('takes the skips the shortcut sheet lists: Shift+arrow and J/L', async () => {
+    const user = userEvent.setup();
+    render(WaveformPlayer, { props: { src: SRC, peaks: null } });
+    const audio = mediaElement();
+    loadMetadata(audio, 95);
+    await user.tab();
+
+    await user.keyboard('{Shift>}{ArrowRight}{/Shift}');
+    expect(audio.currentTime).toBe(30);
+    await user.keyboard('l');
+    expect(audio.currentTime).toBe(40);
+    await user.keyboard('j{Shift>}{ArrowLeft}{/Shift}');
+    expect(audio.currentTime).toBe(0);
+  });
+
   it('keeps the mouse-only bar out of the accessibility tree and of the tab order', () => {
     render(WaveformPlayer, { props: { src: SRC, peaks: null } });
     const bar = document.querySelector('.placeholder .bar');
