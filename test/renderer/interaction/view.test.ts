@@ -10,9 +10,11 @@
 import '@testing-library/svelte/vitest';
 import { screen, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
+import { flushSync } from 'svelte';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DemoInteractionSummary, RecordingPeaks } from '$shared/contract';
 import type { Interaction } from '$shared/domain';
+import { requestFileCommand } from '../../../renderer/src/lib/interaction/file-command.svelte';
 import { deferred, demoSession, fail, interaction, ok, type Replies } from '../fake-api';
 import { renderWorkspace } from '../render-app';
 import { fakeWaveSurfers } from '../fake-wavesurfer';
@@ -74,6 +76,15 @@ describe('Calls view: finding the SID', () => {
 
     expect(sidInput()).toHaveAccessibleDescription(/Paste an interaction SID\..*interaction_ followed by a UUID/);
     expect(fake.calls.getInteraction).toHaveLength(0);
+  });
+
+  it('answers File > Export… with no call shown by asking for a call first', async () => {
+    await openWorkspace();
+
+    flushSync(() => requestFileCommand('export'));
+
+    expect(sidInput()).toHaveAccessibleDescription(/^Show a call first, then choose File > Export… again\./);
+    expect(sidInput()).toHaveFocus();
   });
 
   it('finds an upper-case SID inside a pasted link and looks it up in lower case', async () => {
