@@ -5,14 +5,13 @@
  * The list's default measuring reads `offsetHeight`/`offsetWidth` the moment the scroll area and
  * each row are attached. While the call view is built, in the middle of the DOM changes, that
  * forces the browser to lay out the whole page there and then, and again for the rows, before the
- * view is complete (in a page profile of a 1-minute call: about 40 ms for the scroll area and
- * 14 ms for the rows, in the task that also holds up the recording's first bytes). ResizeObserver
+ * view is complete, in the task that also holds up the recording's first bytes. ResizeObserver
  * reports the same sizes after the browser's own layout of the frame, before it is painted: the
  * list takes them then, and the rows it adds or moves are laid out in that same frame.
  *
  * Likewise the list scrolls its scroll area to where it was the moment the area is attached; for a
  * new area that is its top, where it already is, and `scrollTo` would lay the page out to get
- * there (about 35 ms in the same profile): that first scroll is left out.
+ * there: that first scroll is left out.
  *
  * Without ResizeObserver (a test DOM) the sizes are read at once, as the library does.
  */
