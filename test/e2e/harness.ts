@@ -242,8 +242,9 @@ export async function playerTimeSeconds(page: Page): Promise<number> {
 }
 
 /**
- * Looks up `sid` in the Calls view and waits until the call is shown and the waveform is
- * ready (play button enabled).
+ * Looks up `sid` in the Calls view and waits until the call is shown in full: the player ready
+ * (Play enabled) or its note that there is no recording, and the rest of the view (turn timing,
+ * variables, the transcript), which is built one task after the player.
  * @throws Error with the page's own error text when the call cannot be shown
  */
 export async function showInteraction(page: Page, sid: string, timeoutMs = 30_000): Promise<void> {
@@ -255,9 +256,26 @@ export async function showInteraction(page: Page, sid: string, timeoutMs = 30_00
   const failure = page.getByRole('alert');
   await ready.or(noRecording).or(failure).first().waitFor({ timeout: timeoutMs });
   if (await failure.count()) throw new Error((await failure.first().innerText()).trim());
-  if (await noRecording.count()) return;
+  if (!(await noRecording.count())) {
+    await page.waitForFunction(
+      () => !document.querySelector('button[aria-label="Play"]')?.hasAttribute('disabled'),
+      undefined,
+      { timeout: timeoutMs },
+    );
+  }
+  await waitForTranscript(page, timeoutMs);
+}
+
+/**
+ * Waits until the call's transcript is on screen with its first rows drawn (the virtual list
+ * draws them once it knows its size), or says it has no entries.
+ */
+export async function waitForTranscript(page: Page, timeoutMs = 30_000): Promise<void> {
   await page.waitForFunction(
-    () => !document.querySelector('button[aria-label="Play"]')?.hasAttribute('disabled'),
+    () => {
+      const section = document.querySelector('section[aria-labelledby="transcript-title"]');
+      return !!section && (section.querySelector('li') !== null || /\b0 entries\b/.test(section.textContent));
+    },
     undefined,
     { timeout: timeoutMs },
   );
