@@ -8,11 +8,12 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PUSH_CHANNELS, type OpenLinkPush } from '../../electron/shared/contract';
 import type { Interaction } from '../../electron/shared/domain';
 import { pushToRenderer } from '../fixtures/preload-bridge';
 import { ensureBuilt } from './build';
+import { checkPageErrorsEachTest } from './page-errors';
 import { ARTIFACTS_DIR, openDemoAfresh, playerTimeSeconds, startHarness, type Harness } from './harness';
 import { mediaTimeSeconds } from './review-helpers';
 
@@ -36,13 +37,10 @@ beforeAll(async () => {
   mkdirSync(ARTIFACTS_DIR, { recursive: true });
 });
 
-beforeEach(async () => {
-  h.pageErrors.length = 0;
-  await openDemoAfresh(h);
-});
+checkPageErrorsEachTest(() => h);
 
-afterEach(() => {
-  expect(h.pageErrors).toEqual([]);
+beforeEach(async () => {
+  await openDemoAfresh(h);
 });
 
 afterAll(async () => {
