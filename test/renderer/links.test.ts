@@ -155,8 +155,10 @@ describe('links pushed by main', () => {
     push(PUSH_CHANNELS.openLink, { ok: true, link: { sid: '../../etc/passwd', atSeconds: 1, workspaceName: null } });
     push(PUSH_CHANNELS.openLink, { ok: true, link: { sid: SID, atSeconds: -4, workspaceName: null } });
     push(PUSH_CHANNELS.openLink, 'voice-review://interactions/x');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(openCallRequests.latest()).toBe(before);
+    // A well-formed push after them is acted on, and it is the only request the four made.
+    push(PUSH_CHANNELS.openLink, { ok: true, link: link('Production', 8) });
+    await waitFor(() => expect(openCallRequests.latest()).toMatchObject({ sid: SID, atSeconds: 8 }));
+    expect(openCallRequests.latest()!.id).toBe((before?.id ?? 0) + 1);
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 

@@ -11,7 +11,7 @@ import '@testing-library/svelte/vitest';
 import { screen, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { flushSync } from 'svelte';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { DemoInteractionSummary, RecordingPeaks } from '$shared/contract';
 import type { Interaction } from '$shared/domain';
 import { requestFileCommand } from '../../../renderer/src/lib/interaction/file-command.svelte';
@@ -339,6 +339,10 @@ describe('Calls view: with a recording', () => {
   });
 
   it('draws the peaks decoded so far while the peaks are computed, asking every 250 ms until they answer', async () => {
+    // A clock that runs on its own and can be moved ahead: the polling is checked over a second
+    // of the page's time without waiting for it.
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    onTestFinished(() => void vi.useRealTimers());
     const peaks = deferred<RecordingPeaks>();
     const soFar = { peaks: monoPeaks(21, 4), coveredSeconds: 21, complete: false };
     const { fake, recording, newWaveSurfers } = await openCall({ getPeaks: peaks, getPeaksProgress: ok(soFar) });
@@ -354,13 +358,16 @@ describe('Calls view: with a recording', () => {
       [0, 0.125, 0.25, 0.375, 0, 0, 0, 0],
     ]);
     expect(within(recording).queryByText('Drawing waveform…')).not.toBeInTheDocument();
-    await vi.waitFor(() => expect(fake.calls.getPeaksProgress.length).toBeGreaterThanOrEqual(2), { timeout: 2_000 });
+    // Asked again every 250 ms while the peaks are pending.
+    const polled = fake.calls.getPeaksProgress.length;
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(fake.calls.getPeaksProgress.length).toBeGreaterThanOrEqual(polled + 3);
 
     // Once the peaks answer (here: they failed), nothing more is asked and no partial waveform stays.
     peaks.fail({ kind: 'invalid_response', message: 'The recording could not be decoded.' });
     await vi.waitFor(() => expect(ws?.destroyed).toBe(true));
     const asked = fake.calls.getPeaksProgress.length;
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    await vi.advanceTimersByTimeAsync(1_000);
     expect(fake.calls.getPeaksProgress).toHaveLength(asked);
   });
 
