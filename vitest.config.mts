@@ -25,6 +25,9 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['test/renderer/**/*.test.ts'],
           setupFiles: ['test/renderer/setup.ts'],
+          // View tests build the whole app in jsdom: beside main's tests on a busy machine they can
+          // run past vitest's 5 s default.
+          testTimeout: 15_000,
           sequence: { groupOrder: 0 },
         },
       },
