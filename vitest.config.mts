@@ -6,7 +6,13 @@ export default defineConfig({
   test: {
     projects: [
       {
-        test: { name: 'main', environment: 'node', include: ['test/main/**/*.test.ts'], testTimeout: 20_000 },
+        test: {
+          name: 'main',
+          environment: 'node',
+          include: ['test/main/**/*.test.ts'],
+          testTimeout: 20_000,
+          sequence: { groupOrder: 0 },
+        },
       },
       {
         plugins: [svelte()],
@@ -19,6 +25,10 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['test/renderer/**/*.test.ts'],
           setupFiles: ['test/renderer/setup.ts'],
+          // View tests build the whole app in jsdom: beside main's tests on a busy machine they can
+          // run past vitest's 5 s default.
+          testTimeout: 15_000,
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -29,6 +39,11 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 180_000,
           fileParallelism: false,
+          // After the unit tests (main and renderer run side by side first), so Chromium and the
+          // audio decoding never share the CPU with them.
+          sequence: { groupOrder: 1 },
+          // A busy machine can take seconds to show what a click asked for: expect.poll waits that long.
+          expect: { poll: { timeout: 10_000 } },
         },
       },
     ],
