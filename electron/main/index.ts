@@ -23,15 +23,15 @@ import {
 } from 'electron';
 import log from 'electron-log/main';
 import { PUSH_CHANNELS, type MenuCommand } from '../shared/contract';
-import { applicationMenuTemplate } from './app-menu';
-import { createAppProtocolHandler } from './app-protocol';
+import { applicationMenuTemplate } from './shell/app-menu';
+import { createAppProtocolHandler } from './shell/app-protocol';
 import { electronSaveChooser } from './exports/save-dialog';
-import { createLinkRouter, findLinkArgument, registerLinkScheme } from './deep-links';
-import { createKeytarStore } from './keychain';
-import { configureMainLog } from './log';
+import { createLinkRouter, findLinkArgument, registerLinkScheme } from './shell/deep-links';
+import { createKeytarStore } from './keys/keychain';
+import { configureMainLog } from './shell/log';
 import { createMainStack, registerIpc } from './main-stack';
-import { RECORDING_SCHEME } from './recording-protocol';
-import { createKeyStorage } from './secret-storage';
+import { RECORDING_SCHEME } from './recordings/recording-protocol';
+import { createKeyStorage } from './keys/secret-storage';
 import {
   APP_INDEX_URL,
   APP_SCHEME,
@@ -40,14 +40,14 @@ import {
   isExternalLinkAllowed,
   isPermissionAllowed,
   secureWebPreferences,
-} from './security';
+} from './shell/security';
 import {
   chooseWindowPlacement,
   createWindowStateStore,
   MIN_WINDOW_SIZE,
   rememberWindowState,
   type WindowStateStore,
-} from './window-state';
+} from './shell/window-state';
 
 // Every renderer sandboxed, whatever a window's own preferences say (Electron security checklist).
 app.enableSandbox();

@@ -9,22 +9,22 @@ import { join } from 'node:path';
 import { API_METHODS, channelOf, type ApiMethod, type IpcResult } from '../shared/contract';
 import { RECORDING_PATH_PREFIX, recordingSrcOf } from '../shared/recording-src';
 import type { Resolver } from './api/destination';
-import { withAppCors } from './app-protocol';
+import { withAppCors } from './shell/app-protocol';
 import { startDemoServer } from './demo/server';
 import type { SavePathChooser } from './exports/save-dialog';
 import { createExportsService } from './exports/service';
-import { createHandlers, type HandlerTable } from './handlers';
-import type { SecretStore } from './keychain';
-import { registerIpcSecrets, registerSecret, registeringSecrets, type MainLog } from './log';
+import { createHandlers, type HandlerTable } from './shell/handlers';
+import type { SecretStore } from './keys/keychain';
+import { registerIpcSecrets, registerSecret, registeringSecrets, type MainLog } from './shell/log';
 import { createPeaksService, type PeaksService } from './peaks/service';
 import { createWorkerDecoder, type PeaksDecoder } from './peaks/worker-decoder';
-import { createRecentCalls } from './recent-calls';
-import { createRecordingCache, type RecordingCache } from './recording-cache';
-import { createRecordingHandler } from './recording-protocol';
-import type { KeyStorage } from './secret-storage';
-import { createIpcGuard } from './security';
-import { createSession, type DemoHandle, type Session } from './session';
-import { createSettingsStore } from './settings';
+import { createRecentCalls } from './workspaces/recent-calls';
+import { createRecordingCache, type RecordingCache } from './recordings/recording-cache';
+import { createRecordingHandler } from './recordings/recording-protocol';
+import type { KeyStorage } from './keys/secret-storage';
+import { createIpcGuard } from './shell/security';
+import { createSession, type DemoHandle, type Session } from './workspaces/session';
+import { createSettingsStore } from './workspaces/settings';
 
 /** Options of {@link createMainStack}. */
 export interface MainStackOptions {

@@ -19,7 +19,7 @@ import * as path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createPeaksService } from '../../electron/main/peaks/service';
 import { createApiClient } from '../../electron/main/api/client';
-import { recordingLocation } from '../../electron/main/recording-protocol';
+import { recordingLocation } from '../../electron/main/recordings/recording-protocol';
 
 const MINUTES = 40;
 const SID = 'interaction_00000000-0000-4000-8000-00000000b3c4';

@@ -17,7 +17,7 @@ import Module, { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { secureWebPreferences } from '../../electron/main/security';
+import { secureWebPreferences } from '../../electron/main/shell/security';
 import { API_METHODS, channelOf, PUSH_CHANNELS, type OpenLinkPush } from '../../electron/shared/contract';
 import { ROOT, startHarnessMain } from './harness';
 

@@ -1,11 +1,11 @@
 /**
- * The native application menu's template (electron/main/app-menu.ts) on each platform, packaged
+ * The native application menu's template (electron/main/shell/app-menu.ts) on each platform, packaged
  * and not: the File items and the commands they send, the Edit roles, no reload or DevTools in a
  * packaged app, Help, and the macOS app menu.
  */
 import type { MenuItemConstructorOptions } from 'electron';
 import { describe, expect, it, vi } from 'vitest';
-import { applicationMenuTemplate, EDIT_ROLES } from '../../electron/main/app-menu';
+import { applicationMenuTemplate, EDIT_ROLES } from '../../electron/main/shell/app-menu';
 
 type Item = MenuItemConstructorOptions;
 

@@ -1,13 +1,13 @@
 /**
- * The app protocol (electron/main/app-protocol.ts) serving a temp folder laid out like the built
+ * The app protocol (electron/main/shell/app-protocol.ts) serving a temp folder laid out like the built
  * renderer, with secrets placed next to it that must never be served.
  */
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAppProtocolHandler, resolveAppPath, withAppCors } from '../../electron/main/app-protocol';
-import { APP_INDEX_URL, APP_ORIGIN, CONTENT_SECURITY_POLICY } from '../../electron/main/security';
+import { createAppProtocolHandler, resolveAppPath, withAppCors } from '../../electron/main/shell/app-protocol';
+import { APP_INDEX_URL, APP_ORIGIN, CONTENT_SECURITY_POLICY } from '../../electron/main/shell/security';
 
 const SECRET = 'TOP-SECRET-CONTENT-outside-the-app';
 let base: string;

@@ -1,5 +1,5 @@
 /**
- * One recording's download into the run's cache (electron/main/cached-download.ts) when the disk
+ * One recording's download into the run's cache (electron/main/recordings/cached-download.ts) when the disk
  * is slow: a reader at the front of the download (the player's first bytes, the peaks decoder)
  * gets bytes that are still being written, the upstream is read on meanwhile, and a failed write
  * fails the download with its readers. The upstream is a stream the test feeds; the file's writes
@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RecordingFetcher } from '../../electron/main/api/recording-fetcher';
-import { CachedDownload } from '../../electron/main/cached-download';
+import { CachedDownload } from '../../electron/main/recordings/cached-download';
 
 /** How the wrapped file handles write: at once, held until the test lets them go, or failing. */
 const disk = {

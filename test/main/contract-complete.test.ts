@@ -8,7 +8,7 @@
  */
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { createMainStack, registerIpc } from '../../electron/main/main-stack';
-import { createMemoryStore } from '../../electron/main/keychain';
+import { createMemoryStore } from '../../electron/main/keys/keychain';
 import {
   API_METHODS,
   channelOf,

@@ -1,12 +1,12 @@
 /**
- * Main's side of `voice-review://` links (electron/main/deep-links.ts): which command-line
+ * Main's side of `voice-review://` links (electron/main/shell/deep-links.ts): which command-line
  * argument is a link, how the scheme is registered in a packaged app and in development, and the
  * router that reads each link, logs it without its text, and pushes it to the window or keeps the
  * latest one until the window's page listens.
  */
 import { resolve } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { createLinkRouter, findLinkArgument, registerLinkScheme } from '../../electron/main/deep-links';
+import { createLinkRouter, findLinkArgument, registerLinkScheme } from '../../electron/main/shell/deep-links';
 import { PUSH_CHANNELS, type OpenLinkPush } from '../../electron/shared/contract';
 
 const SID = 'interaction_1b4e28ba-2fa1-11d2-883f-0016d3cca427';

@@ -11,9 +11,9 @@ import { startDemoServer, type DemoServer } from '../../electron/main/demo/serve
 import { writeAtomically } from '../../electron/main/exports/atomic-write';
 import { electronSaveChooser, type SaveDialogRequest } from '../../electron/main/exports/save-dialog';
 import { recordingExtension } from '../../electron/main/exports/service';
-import { createMemoryStore } from '../../electron/main/keychain';
+import { createMemoryStore } from '../../electron/main/keys/keychain';
 import { createMainStack, type MainStack } from '../../electron/main/main-stack';
-import { recordingPath } from '../../electron/main/recording-protocol';
+import { recordingPath } from '../../electron/main/recordings/recording-protocol';
 import type { ApiMethod, IpcResult } from '../../electron/shared/contract';
 import { RESOURCES_DIR } from './fixtures/session-rig';
 

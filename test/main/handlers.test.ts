@@ -1,5 +1,5 @@
 /**
- * The IPC handler table (electron/main/handlers.ts) over a real session: settings in a temp dir,
+ * The IPC handler table (electron/main/shell/handlers.ts) over a real session: settings in a temp dir,
  * secrets in the in-memory store, the demo service on 127.0.0.1. Each test builds its own rig
  * (session, settings folder, demo server), so no test sees another's changes.
  */
@@ -11,11 +11,11 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoServer, type DemoServer } from '../../electron/main/demo/server';
 import { DEMO_GONE_SID, DEMO_REDIRECTED_SID } from '../../electron/main/demo/signed-storage';
-import type { HandlerTable } from '../../electron/main/handlers';
-import { createMemoryStore, type SecretStore } from '../../electron/main/keychain';
-import { RECENT_CALLS_FILE } from '../../electron/main/recent-calls';
-import { createRecordingHandler } from '../../electron/main/recording-protocol';
-import type { Session } from '../../electron/main/session';
+import type { HandlerTable } from '../../electron/main/shell/handlers';
+import { createMemoryStore, type SecretStore } from '../../electron/main/keys/keychain';
+import { RECENT_CALLS_FILE } from '../../electron/main/workspaces/recent-calls';
+import { createRecordingHandler } from '../../electron/main/recordings/recording-protocol';
+import type { Session } from '../../electron/main/workspaces/session';
 import { createSessionRig, RESOURCES_DIR } from './fixtures/session-rig';
 import type { ApiMethod, IpcResult, VoiceReviewApi } from '../../electron/shared/contract';
 import { recordingSrcOf } from '../../electron/shared/recording-src';

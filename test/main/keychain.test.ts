@@ -13,7 +13,7 @@ import {
   KEYCHAIN_SERVICE,
   KeychainError,
   type KeytarLike,
-} from '../../electron/main/keychain';
+} from '../../electron/main/keys/keychain';
 import { ApiError } from '../../electron/shared/errors';
 import {
   hasBus,

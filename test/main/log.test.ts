@@ -1,5 +1,5 @@
 /**
- * The main log (electron/main/log.ts): what redaction removes, and the real electron-log file
+ * The main log (electron/main/shell/log.ts): what redaction removes, and the real electron-log file
  * transport writing, rotating and redacting in a temp folder.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -17,8 +17,8 @@ import {
   registerSecret,
   registeringSecrets,
   rotateLogFile,
-} from '../../electron/main/log';
-import { createMemoryStore } from '../../electron/main/keychain';
+} from '../../electron/main/shell/log';
+import { createMemoryStore } from '../../electron/main/keys/keychain';
 
 const KEY = 'vr_live_LOGTEST_KEY_0001';
 

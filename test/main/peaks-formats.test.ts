@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../electron/main/api/client';
 import { decodeToPeaks } from '../../electron/main/peaks/decode';
 import { createPeaksService, type PeaksService } from '../../electron/main/peaks/service';
-import { recordingLocation } from '../../electron/main/recording-protocol';
+import { recordingLocation } from '../../electron/main/recordings/recording-protocol';
 import { ApiError } from '../../electron/shared/errors';
 import {
   generateAudioFixtures,

@@ -8,9 +8,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoServer, type DemoServer } from '../../electron/main/demo/server';
-import { createMemoryStore } from '../../electron/main/keychain';
+import { createMemoryStore } from '../../electron/main/keys/keychain';
 import { createMainStack } from '../../electron/main/main-stack';
-import { createRecentCalls, RECENT_CALLS_FILE, type RecentCallSource } from '../../electron/main/recent-calls';
+import {
+  createRecentCalls,
+  RECENT_CALLS_FILE,
+  type RecentCallSource,
+} from '../../electron/main/workspaces/recent-calls';
 import type { IpcResult, RecentCall } from '../../electron/shared/contract';
 import { RESOURCES_DIR } from './fixtures/session-rig';
 

@@ -8,9 +8,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoServer, type DemoServer } from '../../electron/main/demo/server';
-import { createMemoryStore } from '../../electron/main/keychain';
+import { createMemoryStore } from '../../electron/main/keys/keychain';
 import { createMainStack, type MainStack } from '../../electron/main/main-stack';
-import { recordingPath } from '../../electron/main/recording-protocol';
+import { recordingPath } from '../../electron/main/recordings/recording-protocol';
 import type { IpcResult, SessionInfo } from '../../electron/shared/contract';
 import { RESOURCES_DIR } from './fixtures/session-rig';
 

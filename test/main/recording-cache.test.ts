@@ -1,5 +1,5 @@
 /**
- * The run's recording cache (electron/main/recording-cache.ts) between the recording protocol and
+ * The run's recording cache (electron/main/recordings/recording-cache.ts) between the recording protocol and
  * the peaks service: one upstream GET per recording for the player and the waveform together,
  * Range requests answered from the file, a range far ahead sent upstream, eviction and clearing
  * deleting files, private modes, shared worded failures. Real HTTP on 127.0.0.1 (a server that
@@ -13,8 +13,8 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RecordingError } from '../../electron/main/api/recording-errors';
 import { createPeaksService } from '../../electron/main/peaks/service';
-import { createRecordingCache, type RecordingCache } from '../../electron/main/recording-cache';
-import { createRecordingHandler, recordingPath } from '../../electron/main/recording-protocol';
+import { createRecordingCache, type RecordingCache } from '../../electron/main/recordings/recording-cache';
+import { createRecordingHandler, recordingPath } from '../../electron/main/recordings/recording-protocol';
 import type { RecordingProblem } from '../../electron/shared/contract';
 import { locationAt } from './fixtures/recording-location';
 

@@ -10,7 +10,7 @@ import { createApiClient } from '../../electron/main/api/client';
 import { addressClass, hopProblem, type Resolver } from '../../electron/main/api/destination';
 import { MAX_RECORDING_BYTES, RecordingError } from '../../electron/main/api/recording-errors';
 import type { RecordingTransport } from '../../electron/main/api/recording-fetcher';
-import { createRecordingHandler, recordingPath } from '../../electron/main/recording-protocol';
+import { createRecordingHandler, recordingPath } from '../../electron/main/recordings/recording-protocol';
 import type { RecordingProblem } from '../../electron/shared/contract';
 import { startHostileServer, type HostileServer } from './fixtures/hostile-recording-server';
 import { locationAt } from './fixtures/recording-location';

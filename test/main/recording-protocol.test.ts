@@ -1,5 +1,5 @@
 /**
- * The recording protocol handler (electron/main/recording-protocol.ts) with real upstreams on
+ * The recording protocol handler (electron/main/recordings/recording-protocol.ts) with real upstreams on
  * 127.0.0.1: the demo service's recordings (which require the API key) and small servers written
  * here (another origin that records what it receives, a redirecting one, a slow one).
  */
@@ -19,7 +19,7 @@ import {
   RECORDING_SCHEME,
   type RecordingHandlerOptions,
   type RecordingLocation,
-} from '../../electron/main/recording-protocol';
+} from '../../electron/main/recordings/recording-protocol';
 import { ApiError } from '../../electron/shared/errors';
 
 const RESOURCES_DIR = path.resolve(__dirname, '../../resources');

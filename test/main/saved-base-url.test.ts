@@ -9,9 +9,9 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMemoryStore } from '../../electron/main/keychain';
-import { createSettingsStore, type Settings } from '../../electron/main/settings';
-import { checkSavedBaseUrls, createWorkspaceRegistry } from '../../electron/main/workspace-registry';
+import { createMemoryStore } from '../../electron/main/keys/keychain';
+import { createSettingsStore, type Settings } from '../../electron/main/workspaces/settings';
+import { checkSavedBaseUrls, createWorkspaceRegistry } from '../../electron/main/workspaces/workspace-registry';
 import { createSessionRig } from './fixtures/session-rig';
 
 const dirs: string[] = [];

@@ -23,12 +23,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { channelOf, type ApiMethod, type IpcResult, type SessionInfo } from '../../electron/shared/contract';
 import { ApiError } from '../../electron/shared/errors';
 import { startDemoServer, type DemoServer } from '../../electron/main/demo/server';
-import { createMemoryStore, type SecretStore } from '../../electron/main/keychain';
-import { configureMainLog } from '../../electron/main/log';
+import { createMemoryStore, type SecretStore } from '../../electron/main/keys/keychain';
+import { configureMainLog } from '../../electron/main/shell/log';
 import { createMainStack, registerIpc } from '../../electron/main/main-stack';
-import { RECORDING_SCHEME, recordingPath } from '../../electron/main/recording-protocol';
-import { createKeyStorage, type SafeStorageLike } from '../../electron/main/secret-storage';
-import { APP_INDEX_URL } from '../../electron/main/security';
+import { RECORDING_SCHEME, recordingPath } from '../../electron/main/recordings/recording-protocol';
+import { createKeyStorage, type SafeStorageLike } from '../../electron/main/keys/secret-storage';
+import { APP_INDEX_URL } from '../../electron/main/shell/security';
 import { createIpcMainStandIn } from '../fixtures/preload-bridge';
 
 const KEY = 'vr_live_KNOWN_SECRET_123';

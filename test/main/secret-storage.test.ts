@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createKeytarStore, KEYCHAIN_SERVICE, type KeytarLike } from '../../electron/main/keychain';
+import { createKeytarStore, KEYCHAIN_SERVICE, type KeytarLike } from '../../electron/main/keys/keychain';
 import {
   createKeyStorage,
   KEY_STORAGE_FILE_NAME,
@@ -14,7 +14,7 @@ import {
   SECRETS_FILE_NAME,
   type KeyStorageOptions,
   type SafeStorageLike,
-} from '../../electron/main/secret-storage';
+} from '../../electron/main/keys/secret-storage';
 import type { SecretStorageStatus } from '../../electron/shared/contract';
 import { ApiError } from '../../electron/shared/errors';
 import {

@@ -1,12 +1,12 @@
 /**
- * The shell's security rules (electron/main/security.ts). Each test would fail if the rule
+ * The shell's security rules (electron/main/shell/security.ts). Each test would fail if the rule
  * regressed; the Electron wiring itself is covered by the real-Electron smoke test.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { API_METHODS } from '../../electron/shared/contract';
-import type { HandlerTable } from '../../electron/main/handlers';
+import type { HandlerTable } from '../../electron/main/shell/handlers';
 import {
   APP_INDEX_URL,
   APP_ORIGIN,
@@ -16,7 +16,7 @@ import {
   isExternalLinkAllowed,
   isPermissionAllowed,
   secureWebPreferences,
-} from '../../electron/main/security';
+} from '../../electron/main/shell/security';
 
 function directives(csp: string): Map<string, string[]> {
   return new Map(

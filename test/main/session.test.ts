@@ -1,5 +1,5 @@
 /**
- * Workspaces through the session (electron/main/session.ts) and its handler table, over
+ * Workspaces through the session (electron/main/workspaces/session.ts) and its handler table, over
  * real HTTP on 127.0.0.1: two embedded demo services standing in for two accounts, a small
  * configurable API server (key rotation, HTML pages, 404s, silence), a closed port, and an https
  * server with a self-signed certificate made by openssl for this run. Settings are in a temp
@@ -14,11 +14,11 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoServer, type DemoServer } from '../../electron/main/demo/server';
-import type { HandlerTable } from '../../electron/main/handlers';
-import { createMemoryStore, type SecretStore } from '../../electron/main/keychain';
-import type { KeyStorage } from '../../electron/main/secret-storage';
-import type { Session } from '../../electron/main/session';
-import { createSettingsStore, type Settings } from '../../electron/main/settings';
+import type { HandlerTable } from '../../electron/main/shell/handlers';
+import { createMemoryStore, type SecretStore } from '../../electron/main/keys/keychain';
+import type { KeyStorage } from '../../electron/main/keys/secret-storage';
+import type { Session } from '../../electron/main/workspaces/session';
+import { createSettingsStore, type Settings } from '../../electron/main/workspaces/settings';
 import { createSessionRig, RESOURCES_DIR } from './fixtures/session-rig';
 import type { ApiMethod, ConnectInput, SecretStorageStatus, SessionInfo } from '../../electron/shared/contract';
 import { ApiError } from '../../electron/shared/errors';

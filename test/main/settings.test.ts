@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSettingsStore, type Settings } from '../../electron/main/settings';
+import { createSettingsStore, type Settings } from '../../electron/main/workspaces/settings';
 
 const dirs: string[] = [];
 afterEach(async () => {

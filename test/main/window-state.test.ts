@@ -1,5 +1,5 @@
 /**
- * Window size and position (electron/main/window-state.ts): saved to its own file, restored only
+ * Window size and position (electron/main/shell/window-state.ts): saved to its own file, restored only
  * where the user can see it, with display layouts as a laptop meets them (docked, undocked,
  * resolution changed).
  */
@@ -17,7 +17,7 @@ import {
   type DisplayLike,
   type Rect,
   type WindowState,
-} from '../../electron/main/window-state';
+} from '../../electron/main/shell/window-state';
 
 const LAPTOP: DisplayLike = { workArea: { x: 0, y: 0, width: 1920, height: 1050 } };
 const MONITOR_RIGHT: DisplayLike = { workArea: { x: 1920, y: 0, width: 2560, height: 1400 } };

@@ -18,8 +18,8 @@ import {
   type TranscriptFormat,
 } from '../../shared/transcript-export';
 import { RecordingError } from '../api/recording-errors';
-import type { RecordingCache } from '../recording-cache';
-import { playableLocation, type RecordingLocation } from '../recording-protocol';
+import type { RecordingCache } from '../recordings/recording-cache';
+import { playableLocation, type RecordingLocation } from '../recordings/recording-protocol';
 import { writeAtomically } from './atomic-write';
 import { chooseSavePath, saveFailed, type SavePathChooser } from './save-dialog';
 

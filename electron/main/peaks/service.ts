@@ -18,8 +18,13 @@
 import type { PeaksProgress, RecordingPeaks } from '../../shared/contract';
 import { ApiError } from '../../shared/errors';
 import { problemOf, RecordingError } from '../api/recording-errors';
-import { createRecordingCache, recordingKey, type PlayableLocation, type RecordingCache } from '../recording-cache';
-import { playableLocation, type RecordingLocation } from '../recording-protocol';
+import {
+  createRecordingCache,
+  recordingKey,
+  type PlayableLocation,
+  type RecordingCache,
+} from '../recordings/recording-cache';
+import { playableLocation, type RecordingLocation } from '../recordings/recording-protocol';
 import { cacheKey, createPeaksCache, type PeaksCache } from './cache';
 import { decodeToPeaks, UNDECODABLE_MESSAGE } from './decode';
 import { chunksOf, validatorsFrom } from './recording-fetch';

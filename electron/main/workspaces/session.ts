@@ -20,7 +20,7 @@
  *   one request.
  */
 import { randomUUID } from 'node:crypto';
-import { normalizeBaseUrl } from '../shared/base-url';
+import { normalizeBaseUrl } from '../../shared/base-url';
 import type {
   ConnectInput,
   ConnectionTestResult,
@@ -29,17 +29,17 @@ import type {
   SessionInfo,
   VoiceReviewApi,
   WorkspaceInfo,
-} from '../shared/contract';
-import { ApiError } from '../shared/errors';
+} from '../../shared/contract';
+import { ApiError } from '../../shared/errors';
 import { createActiveWorkspace, type ActiveWorkspace, type DemoHandle } from './active-workspace';
-import { createApiClient, type ApiClient } from './api/client';
-import type { Resolver } from './api/destination';
-import type { ParsedInteraction } from './api/schemas';
+import { createApiClient, type ApiClient } from '../api/client';
+import type { Resolver } from '../api/destination';
+import type { ParsedInteraction } from '../api/schemas';
 import { testConnection } from './connection-test';
-import type { SecretStore } from './keychain';
-import type { RecordingLocation } from './recording-protocol';
-import type { KeyStorage } from './secret-storage';
-import { checkKey, createWorkspaceKeys, type WorkspaceKeys } from './workspace-keys';
+import type { SecretStore } from '../keys/keychain';
+import type { RecordingLocation } from '../recordings/recording-protocol';
+import type { KeyStorage } from '../keys/secret-storage';
+import { checkKey, createWorkspaceKeys, type WorkspaceKeys } from '../keys/workspace-keys';
 import {
   badInput,
   checkName,

@@ -11,7 +11,7 @@ import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { KeyStorageChoice } from './key-storage-choice';
-import { writePrivateFile } from './private-file';
+import { writePrivateFile } from '../shell/private-file';
 import { messageOf, readOptionalFile, readySafeStorage, storageError, type SafeStorageLike } from './safe-storage';
 
 /** File (in the user-data folder) holding the keys encrypted with safeStorage. */

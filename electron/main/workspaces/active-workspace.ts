@@ -6,14 +6,14 @@
  * The saved active workspace is restored once per session; after a restore problem, switching to
  * it again or entering its key reads storage again.
  */
-import type { DemoInteractionSummary, RecordingProblem, WorkspaceInfo } from '../shared/contract';
-import { ApiError, type ApiErrorData } from '../shared/errors';
-import { createApiClient, type ApiClient } from './api/client';
-import type { Resolver } from './api/destination';
-import type { ParsedInteraction } from './api/schemas';
-import { recordingLocation, type RecordingLocation } from './recording-protocol';
+import type { DemoInteractionSummary, RecordingProblem, WorkspaceInfo } from '../../shared/contract';
+import { ApiError, type ApiErrorData } from '../../shared/errors';
+import { createApiClient, type ApiClient } from '../api/client';
+import type { Resolver } from '../api/destination';
+import type { ParsedInteraction } from '../api/schemas';
+import { recordingLocation, type RecordingLocation } from '../recordings/recording-protocol';
 import type { StoredWorkspace } from './settings';
-import type { WorkspaceKeys } from './workspace-keys';
+import type { WorkspaceKeys } from '../keys/workspace-keys';
 import { badInput, DEMO_WORKSPACE_ID, type WorkspaceRegistry } from './workspace-registry';
 
 /** A running demo service, as the session needs it (see demo/server.ts). */

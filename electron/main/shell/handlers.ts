@@ -5,24 +5,24 @@
  * {@link IpcResult}: errors travel as data, never as exceptions.
  */
 import { z } from 'zod';
-import type { ApiMethod, DeleteResult, IpcResult } from '../shared/contract';
-import type { Interaction } from '../shared/domain';
-import { ApiError } from '../shared/errors';
-import { isSid } from '../shared/sid';
-import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../shared/transcript-export';
+import type { ApiMethod, DeleteResult, IpcResult } from '../../shared/contract';
+import type { Interaction } from '../../shared/domain';
+import { ApiError } from '../../shared/errors';
+import { isSid } from '../../shared/sid';
+import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../../shared/transcript-export';
 import {
   agentSidProblem,
   E164_HINT,
   isE164,
   REQUEST_TIMEOUT_SECONDS,
   terminationUriProblem,
-} from '../shared/validation';
-import { recordingUrlProblem } from './recording-protocol';
-import type { ApiClient } from './api/client';
-import type { ExportsService } from './exports/service';
-import type { PeaksService } from './peaks/service';
-import type { RecentCallsStore } from './recent-calls';
-import type { Session } from './session';
+} from '../../shared/validation';
+import { recordingUrlProblem } from '../recordings/recording-protocol';
+import type { ApiClient } from '../api/client';
+import type { ExportsService } from '../exports/service';
+import type { PeaksService } from '../peaks/service';
+import type { RecentCallsStore } from '../workspaces/recent-calls';
+import type { Session } from '../workspaces/session';
 
 /** A handler: positional arguments as received over IPC (untrusted) -> result as data. */
 export type Handler = (args: unknown[]) => Promise<IpcResult<unknown>>;

@@ -11,7 +11,7 @@
  * waits for the disk, which on a busy machine answered a write in tens of milliseconds.
  */
 import { open, rm, type FileHandle } from 'node:fs/promises';
-import { problemOf, RecordingError, recordingUnreachable } from './api/recording-errors';
+import { problemOf, RecordingError, recordingUnreachable } from '../api/recording-errors';
 import type { RecordingLocation } from './recording-protocol';
 
 /** What the upstream said about the whole recording (the GET's final answer). */

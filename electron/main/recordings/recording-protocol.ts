@@ -12,13 +12,13 @@
  * can ask main for the words (`getRecordingProblem`) when its media element fails; a successful
  * answer clears it.
  */
-import type { RecordingProblem } from '../shared/contract';
-import { ApiError } from '../shared/errors';
-import { RECORDING_PATH_PREFIX, recordingSrcOf } from '../shared/recording-src';
-import { isSid } from '../shared/sid';
-import type { ApiClient } from './api/client';
-import type { RecordingFetcher } from './api/recording-fetcher';
-import { problemOf, RecordingError } from './api/recording-errors';
+import type { RecordingProblem } from '../../shared/contract';
+import { ApiError } from '../../shared/errors';
+import { RECORDING_PATH_PREFIX, recordingSrcOf } from '../../shared/recording-src';
+import { isSid } from '../../shared/sid';
+import type { ApiClient } from '../api/client';
+import type { RecordingFetcher } from '../api/recording-fetcher';
+import { problemOf, RecordingError } from '../api/recording-errors';
 import type { CachedDownload, RecordingHead } from './cached-download';
 import { createRecordingCache, type PlayableLocation, type RecordingCache } from './recording-cache';
 

@@ -9,9 +9,9 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { SecretStorageStatus } from '../shared/contract';
-import { ApiError } from '../shared/errors';
-import { writePrivateFile } from './private-file';
+import type { SecretStorageStatus } from '../../shared/contract';
+import { ApiError } from '../../shared/errors';
+import { writePrivateFile } from '../shell/private-file';
 import {
   encryptionAvailable,
   isWeak,
