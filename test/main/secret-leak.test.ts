@@ -30,11 +30,12 @@ import { RECORDING_SCHEME, recordingPath } from '../../electron/main/recordings/
 import { createKeyStorage, type SafeStorageLike } from '../../electron/main/keys/secret-storage';
 import { APP_INDEX_URL } from '../../electron/main/shell/security';
 import { createIpcMainStandIn } from '../fixtures/preload-bridge';
+import { REPO_ROOT } from '../fixtures/paths';
 
 const KEY = 'vr_live_KNOWN_SECRET_123';
 const NEW_KEY = 'vr_live_KNOWN_SECRET_NEW_789';
 const SIP_PASSWORD = 'sipPw_KNOWN_SECRET_456';
-const ROOT = join(__dirname, '../..');
+const ROOT = REPO_ROOT;
 
 /** Methods whose results legitimately carry a SIP password: the SIP trunk screens show it masked (spec 2). */
 const SHOWS_SIP_PASSWORD = new Set<ApiMethod>(['createSipTrunk', 'getSipTrunk', 'listSipTrunks']);
