@@ -19,7 +19,7 @@ import {
 } from '../../shared/transcript-export';
 import { RecordingError } from '../api/recording-errors';
 import type { RecordingCache } from '../recordings/recording-cache';
-import { playableLocation, type RecordingLocation } from '../recordings/recording-protocol';
+import { playableLocation, type RecordingLocation } from '../recordings/recording-location';
 import { writeAtomically } from './atomic-write';
 import { chooseSavePath, saveFailed, type SavePathChooser } from './save-dialog';
 

@@ -12,7 +12,7 @@
  */
 import { open, rm, type FileHandle } from 'node:fs/promises';
 import { problemOf, RecordingError, recordingUnreachable } from '../api/recording-errors';
-import type { RecordingLocation } from './recording-protocol';
+import type { RecordingLocation } from './recording-location';
 
 /** What the upstream said about the whole recording (the GET's final answer). */
 export interface RecordingHead {

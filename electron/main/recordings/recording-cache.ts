@@ -18,10 +18,7 @@ import { chmodSync, lstatSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CachedDownload } from './cached-download';
-import type { RecordingLocation } from './recording-protocol';
-
-/** A location whose recording URL passed `recordingUrlProblem` (an absolute http(s) URL). */
-export type PlayableLocation = RecordingLocation & { recordingUrl: string };
+import type { PlayableLocation } from './recording-location';
 
 /** Key of one recording in this run's caches: its workspace and its URL (one view of a call). */
 export function recordingKey(location: PlayableLocation): string {

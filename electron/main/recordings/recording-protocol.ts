@@ -12,15 +12,13 @@
  * can ask main for the words (`getRecordingProblem`) when its media element fails; a successful
  * answer clears it.
  */
-import type { RecordingProblem } from '../../shared/contract';
 import { ApiError } from '../../shared/errors';
 import { RECORDING_PATH_PREFIX, recordingSrcOf } from '../../shared/recording-src';
 import { isSid } from '../../shared/sid';
-import type { ApiClient } from '../api/client';
-import type { RecordingFetcher } from '../api/recording-fetcher';
 import { problemOf, RecordingError } from '../api/recording-errors';
 import type { CachedDownload, RecordingHead } from './cached-download';
-import { createRecordingCache, type PlayableLocation, type RecordingCache } from './recording-cache';
+import type { RecordingCache } from './recording-cache';
+import { playableLocation, type PlayableLocation, type RecordingLocation } from './recording-location';
 
 /** Scheme registered as privileged (standard, secure, stream, fetch) by main. */
 export const RECORDING_SCHEME = 'vr-recording';
@@ -33,67 +31,12 @@ export function recordingPath(sid: string): string {
   return recordingSrcOf(RECORDING_PATH_PREFIX, sid);
 }
 
-/** What the handler (and the peaks service) needs to know about an interaction's recording. */
-export interface RecordingLocation {
-  /** The workspace the interaction was looked up in. */
-  workspaceId: string;
-  /** `recording_url` as the server sent it, or null when the interaction has none. */
-  recordingUrl: string | null;
-  /** The fetcher of a recording URL, from the workspace's API client (which holds the key). */
-  fetcher: (recordingUrl: string) => RecordingFetcher;
-  /** Remembers the recording's last problem for (workspace, SID); null when an attempt worked. */
-  report: (problem: RecordingProblem | null) => void;
-}
-
-/**
- * The location of `recordingUrl` in workspace `workspaceId`, fetched through `client` (its key,
- * timeout and rules); problems go to `report` (default: nowhere).
- */
-export function recordingLocation(
-  client: Pick<ApiClient, 'recording'>,
-  recordingUrl: string | null,
-  workspaceId: string,
-  report: (problem: RecordingProblem | null) => void = () => undefined,
-): RecordingLocation {
-  return { workspaceId, recordingUrl, fetcher: (url) => client.recording(url), report };
-}
-
 /** Options of {@link createRecordingHandler}. */
 export interface RecordingHandlerOptions {
   /** Looks up an interaction's recording; null when the SID is unknown. May throw an ApiError. */
   locate(sid: string): Promise<RecordingLocation | null>;
-  /** The run's recording cache, shared with the peaks service (default: a cache of its own). */
-  recordings?: RecordingCache;
-}
-
-/**
- * Why a recording URL cannot be played, or null when it can: only absolute `http:`/`https:`
- * URLs are fetched (no `file:`, `data:` or custom schemes from a server's data).
- */
-export function recordingUrlProblem(recordingUrl: string | null): string | null {
-  if (recordingUrl === null || recordingUrl.trim() === '') return 'This interaction has no recording.';
-  let url: URL;
-  try {
-    url = new URL(recordingUrl);
-  } catch {
-    return 'The recording address sent by the service is not a valid URL.';
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return `The recording address uses "${url.protocol}", which Voice Review does not open (only http and https).`;
-  }
-  return null;
-}
-
-/**
- * `location` when its recording can be fetched, else the `no_recording` error saying why (also
- * reported to the location, for the player and the waveform alike).
- */
-export function playableLocation(location: RecordingLocation): PlayableLocation | RecordingError {
-  const problem = recordingUrlProblem(location.recordingUrl);
-  if (problem === null && location.recordingUrl !== null) return { ...location, recordingUrl: location.recordingUrl };
-  const error = new RecordingError('no_recording', problem ?? 'This interaction has no recording.');
-  location.report(problemOf(error));
-  return error;
+  /** The run's recording cache, shared with the peaks service and the exports. */
+  recordings: RecordingCache;
 }
 
 const FORWARDED_RESPONSE_HEADERS = ['content-length', 'content-range', 'accept-ranges', 'etag', 'last-modified'];
@@ -111,7 +54,7 @@ const FORWARDED_RESPONSE_HEADERS = ['content-length', 'content-range', 'accept-r
  * Never buffers the recording in memory.
  */
 export function createRecordingHandler(options: RecordingHandlerOptions): (request: Request) => Promise<Response> {
-  const recordings = options.recordings ?? createRecordingCache();
+  const { recordings } = options;
   return async (request) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return text(405, 'Only GET and HEAD are supported.');
     const match = RECORDING_PATH.exec(new URL(request.url).pathname);

@@ -17,7 +17,7 @@ import {
   REQUEST_TIMEOUT_SECONDS,
   terminationUriProblem,
 } from '../../shared/validation';
-import { recordingUrlProblem } from '../recordings/recording-protocol';
+import { recordingUrlProblem } from '../recordings/recording-location';
 import type { ApiClient } from '../api/client';
 import type { ExportsService } from '../exports/service';
 import type { PeaksService } from '../peaks/service';

@@ -11,7 +11,7 @@ import { ApiError, type ApiErrorData } from '../../shared/errors';
 import { createApiClient, type ApiClient } from '../api/client';
 import type { Resolver } from '../api/destination';
 import type { ParsedInteraction } from '../api/schemas';
-import { recordingLocation, type RecordingLocation } from '../recordings/recording-protocol';
+import { recordingLocation, type RecordingLocation } from '../recordings/recording-location';
 import type { StoredWorkspace } from './settings';
 import type { WorkspaceKeys } from '../keys/workspace-keys';
 import { badInput, DEMO_WORKSPACE_ID, type WorkspaceRegistry } from './workspace-registry';

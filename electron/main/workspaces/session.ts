@@ -37,7 +37,7 @@ import type { Resolver } from '../api/destination';
 import type { ParsedInteraction } from '../api/schemas';
 import { testConnection } from './connection-test';
 import type { SecretStore } from '../keys/keychain';
-import type { RecordingLocation } from '../recordings/recording-protocol';
+import type { RecordingLocation } from '../recordings/recording-location';
 import type { KeyStorage } from '../keys/secret-storage';
 import { checkKey, createWorkspaceKeys, type WorkspaceKeys } from '../keys/workspace-keys';
 import {

@@ -14,6 +14,7 @@ import { createRecordingHandler, recordingPath } from '../../../electron/main/re
 import type { RecordingProblem } from '../../../electron/shared/contract';
 import { startHostileServer, type HostileServer } from '../../fixtures/hostile-recording-server';
 import { locationAt } from '../../fixtures/recording-location';
+import { testRecordingCache } from '../../fixtures/recording-location';
 
 const KEY = 'sk_live_recordings_Hx81Qw0pSECRET';
 const AUDIO = Buffer.from('RIFF....WAVEfmt fake-but-bytes');
@@ -274,14 +275,20 @@ describe('through the recording protocol', () => {
       locationAt({ recordingUrl: url, baseUrl: `${api.origin}/v1`, apiKey: KEY, report: (p) => problems.push(p) });
     storage.routes.set('/dead.wav', { kind: 'status', status: 404 });
     storage.routes.set('/ok.wav', { kind: 'audio', bytes: AUDIO, type: 'application/ogg' });
-    const dead = createRecordingHandler({ locate: () => Promise.resolve(location(`${storage.origin}/dead.wav`)) });
+    const dead = createRecordingHandler({
+      recordings: testRecordingCache(),
+      locate: () => Promise.resolve(location(`${storage.origin}/dead.wav`)),
+    });
     const response = await dead(new Request(`vr-recording://local${recordingPath(sid)}`));
     expect(response.status).toBe(404);
     const text = await response.text();
     expect(text).toMatch(/no longer exists or has expired/);
     expect(text).not.toMatch(/you sent/);
     expect(problems.at(-1)?.kind).toBe('gone');
-    const ok = createRecordingHandler({ locate: () => Promise.resolve(location(`${storage.origin}/ok.wav`)) });
+    const ok = createRecordingHandler({
+      recordings: testRecordingCache(),
+      locate: () => Promise.resolve(location(`${storage.origin}/ok.wav`)),
+    });
     const good = await ok(new Request(`vr-recording://local${recordingPath(sid)}`));
     expect(good.headers.get('content-type')).toBe('application/ogg');
     expect(good.headers.get('x-content-type-options')).toBe('nosniff');

@@ -12,6 +12,7 @@ import { createPeaksService, type PeaksServiceOptions } from '../../../electron/
 import { generateAudioFixtures, startRecordingHost, type RecordingHost } from '../../fixtures/audio-fixtures';
 import { locationAt } from '../../fixtures/recording-location';
 import { RESOURCES_DIR } from '../../fixtures/paths';
+import { testRecordingCache } from '../../fixtures/recording-location';
 
 const SID = 'interaction_5e4d3c2b-1a09-4f8e-9d7c-6b5a49382716';
 const fixtures = generateAudioFixtures();
@@ -43,6 +44,7 @@ function tempDir(): string {
 /** A service where interaction `sid` has its recording at `host` path `/r/<sid>`. */
 function service(cacheDir: string | null, extra: Partial<PeaksServiceOptions> = {}) {
   return createPeaksService({
+    recordings: testRecordingCache(),
     locate: (sid) =>
       Promise.resolve(
         locationAt({ recordingUrl: `${host.origin}/r/${sid}`, baseUrl: `${host.origin}/v1`, apiKey: 'k' }),
@@ -185,8 +187,12 @@ describe('disk cache of peaks', () => {
       expect(head.headers.get('etag')).toMatch(/^(W\/)?"[^"]+"$/);
       expect(head.headers.get('last-modified')).toBe(stat.mtime.toUTCString());
       const dir = tempDir();
-      const first = await createPeaksService({ locate, cacheDir: dir }).get(interaction!.sid);
-      const second = await createPeaksService({ locate, cacheDir: dir }).get(interaction!.sid);
+      const first = await createPeaksService({ recordings: testRecordingCache(), locate, cacheDir: dir }).get(
+        interaction!.sid,
+      );
+      const second = await createPeaksService({ recordings: testRecordingCache(), locate, cacheDir: dir }).get(
+        interaction!.sid,
+      );
       expect(first.fromCache).toBe(false);
       expect(first.durationSeconds).toBeGreaterThan(40);
       expect(second.fromCache).toBe(true);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../../electron/main/api/client';
 import { decodeToPeaks } from '../../../electron/main/peaks/decode';
 import { createPeaksService, type PeaksService } from '../../../electron/main/peaks/service';
-import { recordingLocation } from '../../../electron/main/recordings/recording-protocol';
+import { recordingLocation } from '../../../electron/main/recordings/recording-location';
 import { ApiError } from '../../../electron/shared/errors';
 import {
   generateAudioFixtures,
@@ -19,6 +19,7 @@ import {
   type AudioFixture,
   type RecordingHost,
 } from '../../fixtures/audio-fixtures';
+import { testRecordingCache } from '../../fixtures/recording-location';
 
 const SID = 'interaction_6f1d8a2e-3b4c-4d5e-8f60-718293a4b5c6';
 const fixtures = generateAudioFixtures();
@@ -30,6 +31,7 @@ let servedPath = '/recordings/current';
 beforeAll(async () => {
   host = await startRecordingHost();
   service = createPeaksService({
+    recordings: testRecordingCache(),
     locate: () =>
       Promise.resolve(
         recordingLocation(

@@ -11,6 +11,7 @@ import { PeakAccumulator, type ComputedPeaks } from '../../../electron/main/peak
 import { createPeaksService } from '../../../electron/main/peaks/service';
 import type { PeaksProgress } from '../../../electron/shared/contract';
 import { locationAt } from '../../fixtures/recording-location';
+import { testRecordingCache } from '../../fixtures/recording-location';
 
 const SID = 'interaction_0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
 const SAMPLE_RATE = 8000;
@@ -132,6 +133,7 @@ describe('the peaks service during a slow download', () => {
   it('shows the peaks so far while the download runs, then the final ones, complete', async () => {
     const location = locationAt({ recordingUrl: `${origin}/rec.wav`, baseUrl: `${origin}/v1`, apiKey: 'sk_test_x' });
     const service = createPeaksService({
+      recordings: testRecordingCache(),
       locate: (sid) => Promise.resolve(sid === SID ? location : null),
       cacheDir: null,
     });
@@ -156,7 +158,11 @@ describe('the peaks service during a slow download', () => {
 
   it('shows nothing for a computation that failed', async () => {
     const location = locationAt({ recordingUrl: `${origin}/gone.wav`, baseUrl: `${origin}/v1`, apiKey: 'sk_test_x' });
-    const service = createPeaksService({ locate: () => Promise.resolve(location), cacheDir: null });
+    const service = createPeaksService({
+      recordings: testRecordingCache(),
+      locate: () => Promise.resolve(location),
+      cacheDir: null,
+    });
     await expect(service.get(SID)).rejects.toMatchObject({ kind: 'not_found' });
     expect(service.progress(SID)).toBeNull();
   });

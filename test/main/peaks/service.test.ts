@@ -14,6 +14,7 @@ import { createPeaksService, type PeaksServiceOptions } from '../../../electron/
 import { ApiError } from '../../../electron/shared/errors';
 import { generateAudioFixtures, startRecordingHost, type RecordingHost } from '../../fixtures/audio-fixtures';
 import { locationAt } from '../../fixtures/recording-location';
+import { testRecordingCache } from '../../fixtures/recording-location';
 
 const SID = 'interaction_0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
 const API_KEY = 'sk_test_peaks_DO_NOT_LEAK_7f3a';
@@ -58,6 +59,7 @@ function serviceFor(recordingUrl: string | null, extra: Partial<PeaksServiceOpti
     ...(timeoutMs ? { timeoutMs } : {}),
   });
   return createPeaksService({
+    recordings: testRecordingCache(),
     locate: (sid) => Promise.resolve(sid === SID ? location : null),
     cacheDir: null,
     ...extra,
@@ -119,6 +121,7 @@ describe('errors a support person can act on', () => {
   it('a rejected key is unauthorized (401), without the key in the message', async () => {
     workspaceHost.files.set('/v1/recordings/a.wav', { bytes: wav });
     const wrongKey = createPeaksService({
+      recordings: testRecordingCache(),
       locate: () =>
         Promise.resolve(
           locationAt({
@@ -164,6 +167,7 @@ describe('errors a support person can act on', () => {
 
   it('an error from looking up the interaction passes through as it is', async () => {
     const service = createPeaksService({
+      recordings: testRecordingCache(),
       locate: () => Promise.reject(new ApiError({ kind: 'keychain', message: 'The API key is not in the keychain.' })),
       cacheDir: null,
     });

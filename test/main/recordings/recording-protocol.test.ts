@@ -14,14 +14,14 @@ import { createRecordingTransport } from '../../../electron/main/api/recording-f
 import { startDemoServer, type DemoServer } from '../../../electron/main/demo/server';
 import {
   createRecordingHandler,
-  recordingLocation,
   recordingPath,
   RECORDING_SCHEME,
   type RecordingHandlerOptions,
-  type RecordingLocation,
 } from '../../../electron/main/recordings/recording-protocol';
+import { recordingLocation, type RecordingLocation } from '../../../electron/main/recordings/recording-location';
 import { ApiError } from '../../../electron/shared/errors';
 import { RESOURCES_DIR } from '../../fixtures/paths';
+import { testRecordingCache } from '../../fixtures/recording-location';
 
 const DENTAL_SID = 'interaction_a11be33b-a3c4-45fc-8bb4-fa63399cb100';
 const DENTAL_FILE = fs.readFileSync(path.join(RESOURCES_DIR, 'demo', 'recordings', `${DENTAL_SID}.ogg`));
@@ -108,6 +108,7 @@ function handlerFor(sid: string, where: Where | null, options: Partial<Recording
   const fetched: string[] = [];
   const location = where ? locationOf(where, fetched) : null;
   const handle = createRecordingHandler({
+    recordings: testRecordingCache(),
     locate: (asked) => Promise.resolve(asked === sid ? location : null),
     ...options,
   });
@@ -280,6 +281,7 @@ describe('refusals', () => {
   ])('answers 400 for %s, without looking anything up', async (_what, url) => {
     let located = 0;
     const handle = createRecordingHandler({
+      recordings: testRecordingCache(),
       locate: () => {
         located++;
         return Promise.resolve(locationOf(onDemo()));
@@ -309,6 +311,7 @@ describe('refusals', () => {
 
   it('answers 502 with the reason when the interaction cannot be loaded', async () => {
     const handle = createRecordingHandler({
+      recordings: testRecordingCache(),
       locate: () =>
         Promise.reject(new ApiError({ kind: 'unauthorized', message: 'The service rejected the API key (HTTP 401).' })),
     });
@@ -319,6 +322,7 @@ describe('refusals', () => {
 
   it('answers 404 with the reason when the interaction does not exist', async () => {
     const handle = createRecordingHandler({
+      recordings: testRecordingCache(),
       locate: () => Promise.reject(new ApiError({ kind: 'not_found', status: 404, message: 'Interaction not found.' })),
     });
     const response = await handle(recordingRequest(newSid()));

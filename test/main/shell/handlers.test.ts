@@ -14,7 +14,6 @@ import { DEMO_GONE_SID, DEMO_REDIRECTED_SID } from '../../../electron/main/demo/
 import type { HandlerTable } from '../../../electron/main/shell/handlers';
 import { createMemoryStore, type SecretStore } from '../../../electron/main/keys/keychain';
 import { RECENT_CALLS_FILE } from '../../../electron/main/workspaces/recent-calls';
-import { createRecordingHandler } from '../../../electron/main/recordings/recording-protocol';
 import type { Session } from '../../../electron/main/workspaces/session';
 import { createSessionRig, RESOURCES_DIR } from '../../fixtures/session-rig';
 import type { ApiMethod, IpcResult, VoiceReviewApi } from '../../../electron/shared/contract';
@@ -46,6 +45,8 @@ afterAll(async () => {
 interface Rig {
   handlers: HandlerTable;
   session: Session;
+  /** The stack's `vr-recording:` handler. */
+  recording: (request: Request) => Promise<Response>;
   secrets: SecretStore;
   /** Every secret written, in order. */
   secretWrites: [account: string, secret: string][];
@@ -71,7 +72,7 @@ async function rig(settingsDir?: string): Promise<Rig> {
     delete: (account) => memory.delete(account),
   };
   const unexpected: [ApiMethod, unknown][] = [];
-  const { session, handlers, settings, requests } = createSessionRig({
+  const { session, handlers, recording, settings, requests } = createSessionRig({
     dir,
     secrets,
     onUnexpected: (method, err) => unexpected.push([method, err]),
@@ -80,6 +81,7 @@ async function rig(settingsDir?: string): Promise<Rig> {
   return {
     handlers,
     session,
+    recording,
     secrets,
     secretWrites,
     requests,
@@ -245,7 +247,7 @@ describe('the demo workspace', () => {
     expect(interaction.log.length).toBe(26);
 
     // The src plays through the recording protocol, served from what the session remembered.
-    const play = createRecordingHandler({ locate: (sid) => r.session.locateRecording(sid) });
+    const play = r.recording;
     const response = await play(new Request(src, { headers: { Range: 'bytes=0-3' } }));
     expect(response.status).toBe(206);
     expect(Buffer.from(await response.arrayBuffer()).toString('latin1')).toBe('OggS');
@@ -255,7 +257,7 @@ describe('the demo workspace', () => {
     const r = await rig();
     await call(r, 'openDemo');
     // The view starts the recording, then asks for the interaction and the peaks, all at once.
-    const play = createRecordingHandler({ locate: (sid) => r.session.locateRecording(sid) });
+    const play = r.recording;
     const [recording, interaction, peaks] = await Promise.all([
       play(new Request(`vr-recording://local/recording/${DENTAL_SID}`, { headers: { Range: 'bytes=0-3' } })),
       call(r, 'getInteraction', DENTAL_SID),
@@ -319,7 +321,7 @@ describe('the demo workspace', () => {
   it('plays a demo call whose recording redirects to signed storage; a dead link gets its words', async () => {
     const r = await rig();
     await call(r, 'openDemo');
-    const play = createRecordingHandler({ locate: (sid) => r.session.locateRecording(sid) });
+    const play = r.recording;
     const redirected = await valueOf(r, 'getInteraction', DEMO_REDIRECTED_SID);
     expect(redirected.recording.available).toBe(true);
     const response = await play(
