@@ -122,7 +122,8 @@ export function createMainStack(options: MainStackOptions): MainStack {
     onRecordingsForgotten: () => void recordings.clear(),
     recordingSrcPrefix,
   });
-  const locate = (sid: string) => session.locateRecording(sid);
+  const { activeWorkspace } = session;
+  const locate = (sid: string) => activeWorkspace.locateRecording(sid);
   const decoder = options.peaksDecoder;
   const workerDecoder =
     decoder === undefined || typeof decoder === 'function' ? null : createWorkerDecoder(decoder.workerPath);
@@ -134,11 +135,12 @@ export function createMainStack(options: MainStackOptions): MainStack {
   });
   const handlers = createHandlers({
     session,
+    activeWorkspace,
     peaks,
     recordingSrc: (sid) => recordingSrcOf(recordingSrcPrefix, sid),
     exports: createExportsService({
-      lookUpInteraction: (sid) => session.lookUpInteraction(sid),
-      workspaceName: () => session.activeWorkspaceName(),
+      lookUpInteraction: (sid) => activeWorkspace.lookUpInteraction(sid),
+      workspaceName: () => activeWorkspace.workspace()?.name ?? null,
       locateRecording: locate,
       decodedDurationSeconds: (sid) => {
         const progress = peaks.progress(sid);

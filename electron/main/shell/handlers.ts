@@ -22,6 +22,7 @@ import type { ApiClient } from '../api/client';
 import type { ExportsService } from '../exports/service';
 import type { PeaksService } from '../peaks/service';
 import type { RecentCallsStore } from '../workspaces/recent-calls';
+import type { ActiveWorkspaceReads } from '../workspaces/active-workspace';
 import type { Session } from '../workspaces/session';
 
 /** A handler: positional arguments as received over IPC (untrusted) -> result as data. */
@@ -31,7 +32,10 @@ export type HandlerTable = Record<ApiMethod, Handler>;
 
 /** Options of {@link createHandlers}. */
 export interface HandlerOptions {
+  /** The workspace operations (connect, switch, rename, ...) and the session info. */
   session: Session;
+  /** The active workspace's client, interactions and recordings. */
+  activeWorkspace: ActiveWorkspaceReads;
   /** Peaks of recordings (decoded in main, cached on disk). */
   peaks: PeaksService;
   /** URL the renderer uses for an interaction's recording (protocol URL in Electron, loopback in the harness). */
@@ -173,11 +177,12 @@ export function createHandlers(options: HandlerOptions): HandlerTable {
   return table;
 }
 
-/** The methods over the session, the peaks service and the recording URLs. */
+/** Every method: the session's operations, the active workspace's reads, peaks, exports, recent calls. */
 function implementations(options: HandlerOptions): Implementations {
-  const { session, peaks } = options;
+  const { session, activeWorkspace: active, peaks } = options;
   return {
-    ...fileImplementations(options),
+    ...recentCallsImplementations(options),
+    ...exportImplementations(options),
     getSession: () => session.info(),
     connect: (input) => session.connect(input),
     openDemo: () => session.openDemo(),
@@ -190,45 +195,41 @@ function implementations(options: HandlerOptions): Implementations {
     useSafeStorage: (confirmWeak) => session.useSafeStorage(confirmWeak),
     setPreferences: (preferences) => session.setPreferences(preferences),
 
-    listPhones: async () => (await session.client()).listPhones(),
-    getPhone: (number) => lookUp(session, `Phone number ${number}`, 'the number', (client) => client.getPhone(number)),
+    listPhones: async () => (await active.client()).listPhones(),
+    getPhone: (number) => lookUp(active, `Phone number ${number}`, 'the number', (client) => client.getPhone(number)),
     updatePhone: (number, update) =>
-      lookUp(session, `Phone number ${number}`, 'the number', (client) => client.updatePhone(number, update)),
-    listSipTrunks: async () => (await session.client()).listSipTrunks(),
-    getSipTrunk: (sid) => lookUp(session, `SIP trunk ${sid}`, 'the SID', (client) => client.getSipTrunk(sid)),
-    createSipTrunk: async (input) => (await session.client()).createSipTrunk(input),
-    listWebhooks: async () => (await session.client()).listWebhooks(),
-    getWebhook: (sid) => lookUp(session, `Webhook ${sid}`, 'the SID', (client) => client.getWebhook(sid)),
-    deleteWebhook: (sid) => deleteWebhook(session, sid),
+      lookUp(active, `Phone number ${number}`, 'the number', (client) => client.updatePhone(number, update)),
+    listSipTrunks: async () => (await active.client()).listSipTrunks(),
+    getSipTrunk: (sid) => lookUp(active, `SIP trunk ${sid}`, 'the SID', (client) => client.getSipTrunk(sid)),
+    createSipTrunk: async (input) => (await active.client()).createSipTrunk(input),
+    listWebhooks: async () => (await active.client()).listWebhooks(),
+    getWebhook: (sid) => lookUp(active, `Webhook ${sid}`, 'the SID', (client) => client.getWebhook(sid)),
+    deleteWebhook: (sid) => deleteWebhook(active, sid),
     getPeaks: (sid) => peaks.get(sid),
     getPeaksProgress: (sid) => Promise.resolve(peaks.progress(sid)),
-    getRecordingProblem: (sid) => Promise.resolve(session.recordingProblem(sid)),
+    getRecordingProblem: (sid) => Promise.resolve(active.recordingProblem(sid)),
   };
 }
 
-/** What the files and the recent calls add: exports, downloads and the recent calls list. */
-function fileImplementations({
+/**
+ * The methods that keep the recent calls list: an interaction looked up is filed under its
+ * workspace, a removed workspace's calls are forgotten, and the list itself.
+ */
+function recentCallsImplementations({
   session,
+  activeWorkspace: active,
   recordingSrc,
-  exports,
   recentCalls,
 }: HandlerOptions): Pick<
   Implementations,
-  | 'getInteraction'
-  | 'removeWorkspace'
-  | 'exportTranscript'
-  | 'downloadRecording'
-  | 'getDownloadProgress'
-  | 'cancelDownload'
-  | 'listRecentCalls'
-  | 'clearRecentCalls'
+  'getInteraction' | 'removeWorkspace' | 'listRecentCalls' | 'clearRecentCalls'
 > {
-  const activeId = () => session.activeWorkspaceId();
+  const activeId = () => active.workspace()?.id ?? null;
   return {
     getInteraction: async (sid) => {
       // Filed under the workspace it was looked up in, taken before the request.
       const workspaceId = activeId();
-      const interaction = await getInteraction(session, recordingSrc, sid);
+      const interaction = await getInteraction(active, recordingSrc, sid);
       // Not awaited: the file is written with fsync, which waits behind the recording's own
       // download to disk, and the call must not wait for its own entry in the list. The store
       // runs its changes in order and `list` waits for them, so the list still shows this call.
@@ -239,13 +240,6 @@ function fileImplementations({
       const info = await session.removeWorkspace(id);
       await recentCalls.clear(id).catch(() => undefined);
       return info;
-    },
-    exportTranscript: (sid, format) => exports.exportTranscript(sid, format),
-    downloadRecording: (sid) => exports.downloadRecording(sid),
-    getDownloadProgress: (sid) => Promise.resolve(exports.downloadProgress(sid)),
-    cancelDownload: (sid) => {
-      exports.cancelDownload(sid);
-      return Promise.resolve();
     },
     listRecentCalls: async () => {
       const id = activeId();
@@ -258,19 +252,37 @@ function fileImplementations({
   };
 }
 
+/** The methods that save through main's save dialog: transcript exports and recording downloads. */
+function exportImplementations({
+  exports,
+}: HandlerOptions): Pick<
+  Implementations,
+  'exportTranscript' | 'downloadRecording' | 'getDownloadProgress' | 'cancelDownload'
+> {
+  return {
+    exportTranscript: (sid, format) => exports.exportTranscript(sid, format),
+    downloadRecording: (sid) => exports.downloadRecording(sid),
+    getDownloadProgress: (sid) => Promise.resolve(exports.downloadProgress(sid)),
+    cancelDownload: (sid) => {
+      exports.cancelDownload(sid);
+      return Promise.resolve();
+    },
+  };
+}
+
 /**
  * Runs a read or write of one SID or number on the active workspace's client; a 404 becomes
  * "WHAT was not found in workspace "NAME"", saying what was looked up and where. The name is taken
  * before the request, so a switch while it runs cannot put the wrong workspace in the message.
  */
 async function lookUp<T>(
-  session: Session,
+  active: ActiveWorkspaceReads,
   what: string,
   check: string,
   call: (client: ApiClient) => Promise<T>,
 ): Promise<T> {
-  const client = await session.client();
-  const workspace = session.activeWorkspaceName();
+  const client = await active.client();
+  const workspace = active.workspace()?.name ?? null;
   try {
     return await call(client);
   } catch (err) {
@@ -288,11 +300,11 @@ async function lookUp<T>(
  * reason there is none.
  */
 async function getInteraction(
-  session: Session,
+  active: ActiveWorkspaceReads,
   recordingSrc: (sid: string) => string,
   sid: string,
 ): Promise<Interaction> {
-  const parsed = await lookUp(session, `Interaction ${sid}`, 'the SID', () => session.lookUpInteraction(sid));
+  const parsed = await lookUp(active, `Interaction ${sid}`, 'the SID', () => active.lookUpInteraction(sid));
   const { recordingUrl, ...rest } = parsed;
   const problem = recordingUrlProblem(recordingUrl);
   return {
@@ -302,9 +314,9 @@ async function getInteraction(
 }
 
 /** Deletes a webhook; a 404 means it is already gone, which meets the user's goal. */
-async function deleteWebhook(session: Session, sid: string): Promise<DeleteResult> {
+async function deleteWebhook(active: ActiveWorkspaceReads, sid: string): Promise<DeleteResult> {
   try {
-    await (await session.client()).deleteWebhook(sid);
+    await (await active.client()).deleteWebhook(sid);
     return { alreadyGone: false };
   } catch (err) {
     if (err instanceof ApiError && err.kind === 'not_found') return { alreadyGone: true };

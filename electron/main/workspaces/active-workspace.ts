@@ -94,6 +94,15 @@ export interface ActiveWorkspace {
   close(): Promise<void>;
 }
 
+/**
+ * What the rest of main reads from the active workspace (the handlers, the exports, the recording
+ * protocol, the peaks service); changes go through the session's workspace operations only.
+ */
+export type ActiveWorkspaceReads = Pick<
+  ActiveWorkspace,
+  'workspace' | 'client' | 'lookUpInteraction' | 'locateRecording' | 'recordingProblem'
+>;
+
 /** Creates the active-workspace state; none is active until restored or activated. */
 export function createActiveWorkspace(deps: ActiveWorkspaceDeps): ActiveWorkspace {
   return new ActiveWorkspaceState(deps);

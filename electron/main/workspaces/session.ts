@@ -25,19 +25,21 @@ import type {
   ConnectInput,
   ConnectionTestResult,
   Preferences,
-  RecordingProblem,
   SessionInfo,
   VoiceReviewApi,
   WorkspaceInfo,
 } from '../../shared/contract';
 import { ApiError } from '../../shared/errors';
-import { createActiveWorkspace, type ActiveWorkspace, type DemoHandle } from './active-workspace';
-import { createApiClient, type ApiClient } from '../api/client';
+import {
+  createActiveWorkspace,
+  type ActiveWorkspace,
+  type ActiveWorkspaceReads,
+  type DemoHandle,
+} from './active-workspace';
+import { createApiClient } from '../api/client';
 import type { Resolver } from '../api/destination';
-import type { ParsedInteraction } from '../api/schemas';
 import { testConnection } from './connection-test';
 import type { SecretStore } from '../keys/keychain';
-import type { RecordingLocation } from '../recordings/recording-location';
 import type { KeyStorage } from '../keys/secret-storage';
 import { checkKey, createWorkspaceKeys, type WorkspaceKeys } from '../keys/workspace-keys';
 import {
@@ -97,23 +99,11 @@ export interface Session extends WorkspaceOperations {
   /** The active workspace, every saved one, a restore problem if any, key storage status, preferences. */
   info(): Promise<SessionInfo>;
   /**
-   * The active workspace's client. Rejects with `bad_input` when no workspace is active, or with the
-   * restore problem's error (kind `keychain`) when the saved active workspace's key could not be read.
+   * The active workspace as the rest of main reads it: its client (rejecting with `bad_input` when
+   * none is active, or the restore problem's `keychain` error), its interactions and recordings.
+   * The operations above are what change it.
    */
-  client(): Promise<ApiClient>;
-  /** Name of the active workspace, for messages such as "not found in workspace NAME". */
-  activeWorkspaceName(): string | null;
-  /** Id of the active workspace (null with none), e.g. to file a recent call under it. */
-  activeWorkspaceId(): string | null;
-  /**
-   * Interaction `sid` from the active workspace, its `recording_url` remembered for the recording
-   * protocol; concurrent asks for the same SID share one request.
-   */
-  lookUpInteraction(sid: string): Promise<ParsedInteraction>;
-  /** For the recording protocol and the peaks service: where an interaction's recording is (looked up if unseen). */
-  locateRecording(sid: string): Promise<RecordingLocation | null>;
-  /** The last problem met with interaction `sid`'s recording in the active workspace, or null. */
-  recordingProblem(sid: string): RecordingProblem | null;
+  readonly activeWorkspace: ActiveWorkspaceReads;
   /** Stops the demo service if running. */
   close(): Promise<void>;
 }
@@ -171,7 +161,6 @@ export function createSession(deps: SessionDeps): Session {
 
   return {
     info,
-    client: () => active.client(),
     connect: (input) => change(() => connect(parts, input)),
     openDemo: () => change(() => openDemo(parts)),
     disconnect: () => change(() => disconnect(parts)),
@@ -182,11 +171,7 @@ export function createSession(deps: SessionDeps): Session {
     removeWorkspace: (id) => change(() => removeWorkspace(parts, id)),
     useSafeStorage: (confirmWeak) => change(() => useSafeStorage(parts, confirmWeak)),
     setPreferences: (preferences) => change(() => setPreferences(parts, preferences)),
-    activeWorkspaceName: () => active.workspace()?.name ?? null,
-    activeWorkspaceId: () => active.workspace()?.id ?? null,
-    lookUpInteraction: (sid) => active.lookUpInteraction(sid),
-    locateRecording: (sid) => active.locateRecording(sid),
-    recordingProblem: (sid) => active.recordingProblem(sid),
+    activeWorkspace: active,
     close: () => active.close(),
   };
 }

@@ -309,7 +309,7 @@ describe('the demo workspace', () => {
     const r = await rig();
     await call(r, 'openDemo');
     expectError(await call(r, 'getRecordingProblem', 'not-a-sid'), 'bad_input');
-    const location = await r.session.locateRecording(DENTAL_SID);
+    const location = await r.session.activeWorkspace.locateRecording(DENTAL_SID);
     location?.report({ kind: 'gone', message: 'The recording link no longer exists or has expired (HTTP 404).' });
     expect(await call(r, 'getRecordingProblem', DENTAL_SID)).toEqual({
       ok: true,

@@ -232,7 +232,7 @@ describe('adding and switching workspaces', () => {
     expect(await r.secrets.get(stagingId)).toBe(STAGING_KEY);
 
     r.requests.length = 0;
-    await (await r.session.client()).listPhones();
+    await (await r.session.activeWorkspace.client()).listPhones();
     expect(r.requests).toEqual([`GET ${staging.baseUrl}/phones`]);
   });
 
@@ -241,11 +241,11 @@ describe('adding and switching workspaces', () => {
     const { prodId } = await connectProdAndStaging(r);
     const switched = await r.session.switchWorkspace(prodId);
     expect(switched.workspace).toMatchObject({ id: prodId, name: 'Production' });
-    expect(r.session.activeWorkspaceName()).toBe('Production');
+    expect(r.session.activeWorkspace.workspace()?.name).toBe('Production');
     expect(settingsFile(r).activeWorkspaceId).toBe(prodId);
 
     r.requests.length = 0;
-    expect((await (await r.session.client()).listPhones()).length).toBeGreaterThan(0);
+    expect((await (await r.session.activeWorkspace.client()).listPhones()).length).toBeGreaterThan(0);
     expect(r.requests).toEqual([`GET ${prod.baseUrl}/phones`]);
   });
 
@@ -334,7 +334,7 @@ describe('renaming', () => {
     const renamed = await r.session.renameWorkspace(stagingId, '  Staging (EU)  ');
     expect(renamed.workspace?.name).toBe('Staging (EU)');
     expect(renamed.workspaces.map((w) => w.name)).toEqual(['Production', 'Staging (EU)']);
-    expect(r.session.activeWorkspaceName()).toBe('Staging (EU)');
+    expect(r.session.activeWorkspace.workspace()?.name).toBe('Staging (EU)');
     expect(settingsFile(r).workspaces.map((w) => w.name)).toEqual(['Production', 'Staging (EU)']);
   });
 
@@ -374,7 +374,7 @@ describe('changing a key', () => {
     expect(await store.get(workspace!.id)).toBe(PROD_KEY);
 
     api.authorizations.length = 0;
-    expect((await (await r.session.client()).listPhones()).length).toBeGreaterThan(0);
+    expect((await (await r.session.activeWorkspace.client()).listPhones()).length).toBeGreaterThan(0);
     expect(api.authorizations).toEqual([`Bearer ${PROD_KEY}`]);
   });
 
@@ -389,7 +389,7 @@ describe('changing a key', () => {
 
     // The key is revoked on the server: reads are refused with 401 ...
     api.keys = new Set([ROTATED_KEY]);
-    const refused = await rejection((await r.session.client()).listPhones());
+    const refused = await rejection((await r.session.activeWorkspace.client()).listPhones());
     expect(refused.kind).toBe('unauthorized');
     // ... and nothing was cleared: still active, still listed.
     const before = await r.session.info();
@@ -403,7 +403,7 @@ describe('changing a key', () => {
     expect(await store.get(id)).toBe(ROTATED_KEY);
 
     api.authorizations.length = 0;
-    expect((await (await r.session.client()).listPhones()).length).toBeGreaterThan(0);
+    expect((await (await r.session.activeWorkspace.client()).listPhones()).length).toBeGreaterThan(0);
     expect(api.authorizations).toEqual([`Bearer ${ROTATED_KEY}`]);
     // The other workspace's key is untouched.
     expect(await store.get(before.workspaces[0]!.id)).toBe(STAGING_KEY);
@@ -542,7 +542,7 @@ describe('testing a connection: unreachable, TLS, keychain and the demo', () => 
       /^The secure connection to 127\.0\.0\.1:\d+ failed \(TLS error DEPTH_ZERO_SELF_SIGNED_CERT\)/,
     );
     // The same failure from a normal call is a network error marked as TLS.
-    const error = await rejection((await r.session.client()).listPhones());
+    const error = await rejection((await r.session.activeWorkspace.client()).listPhones());
     expect(error.toData()).toMatchObject({ kind: 'network', detail: 'tls' });
   });
 
@@ -583,7 +583,7 @@ describe('the request timeout preference', () => {
     const started = Date.now();
     const [test, call] = await Promise.all([
       r.session.testWorkspace(workspace!.id),
-      rejection(r.session.client().then((c) => c.listPhones())),
+      rejection(r.session.activeWorkspace.client().then((c) => c.listPhones())),
     ]);
     const waitedMs = Date.now() - started;
     expect(test).toMatchObject({
@@ -626,7 +626,7 @@ describe('removing a workspace', () => {
     expect(await store.get(prodId)).toBe(PROD_KEY);
     expect(settingsFile(r)).toEqual({ ...before, workspaces: before.workspaces.filter((w) => w.id !== stagingId) });
     expect(after).toEqual({ ...infoBefore, workspaces: infoBefore.workspaces.filter((w) => w.id !== stagingId) });
-    expect((await (await r.session.client()).listPhones()).length).toBeGreaterThan(0);
+    expect((await (await r.session.activeWorkspace.client()).listPhones()).length).toBeGreaterThan(0);
   });
 
   it('removing the active workspace leaves none active; calls then ask to connect', async () => {
@@ -636,7 +636,7 @@ describe('removing a workspace', () => {
     expect(after.workspace).toBeNull();
     expect(after.workspaces.map((w) => w.id)).toEqual([prodId]);
     expect(settingsFile(r).activeWorkspaceId).toBeNull();
-    expect((await rejection(r.session.client())).message).toMatch(/^Connect to a workspace first/);
+    expect((await rejection(r.session.activeWorkspace.client())).message).toMatch(/^Connect to a workspace first/);
   });
 
   it('the demo workspace has no key to delete; removing it deletes nothing from the store', async () => {
@@ -677,8 +677,8 @@ describe('a restart', () => {
 
     const second = rig({ dir: first.dir, secrets: store });
     expect(await second.session.info()).toEqual(before);
-    expect(second.session.activeWorkspaceName()).toBe('Production');
-    await (await second.session.client()).listPhones();
+    expect(second.session.activeWorkspace.workspace()?.name).toBe('Production');
+    await (await second.session.activeWorkspace.client()).listPhones();
     expect(second.requests).toEqual([`GET ${prod.baseUrl}/phones`]);
   });
 
@@ -719,7 +719,7 @@ describe('a restart', () => {
     const fixed = await second.session.changeWorkspaceKey(stagingId, STAGING_KEY);
     expect(fixed.restoreProblem).toBeNull();
     expect(fixed.workspace).toMatchObject({ id: stagingId, name: 'Staging' });
-    await (await second.session.client()).listPhones();
+    await (await second.session.activeWorkspace.client()).listPhones();
     expect(second.requests.at(-1)).toBe(`GET ${staging.baseUrl}/phones`);
   });
 
