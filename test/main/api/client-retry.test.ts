@@ -4,7 +4,7 @@
  */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApiClient, type ApiClient } from '../../../electron/main/api/client';
 import { parseRetryAfterMs, retryDelayMs, resolveRetryOptions } from '../../../electron/main/api/retry';
 import { ApiError } from '../../../electron/shared/errors';
@@ -22,8 +22,6 @@ interface CountingServer {
   origin: string;
   /** Requests received, in order, as "METHOD /path". */
   requests: string[];
-  /** `Date.now()` at each request's arrival. */
-  arrivedAtMs: number[];
 }
 
 const servers: http.Server[] = [];
@@ -38,19 +36,17 @@ afterEach(async () => {
 /** A server answering the n-th request with `steps[n]` (the last step repeats). */
 async function countingServer(steps: Step[]): Promise<CountingServer> {
   const requests: string[] = [];
-  const arrivedAtMs: number[] = [];
   const server = http.createServer((req, res) => {
     req.resume();
     req.on('end', () => {
       const index = requests.length;
       requests.push(`${req.method} ${req.url}`);
-      arrivedAtMs.push(Date.now());
       (steps[Math.min(index, steps.length - 1)] as Step)(req, res);
     });
   });
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests, arrivedAtMs };
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests };
 }
 
 function client(
@@ -119,13 +115,32 @@ describe('reads (GET) are retried', () => {
   });
 });
 
-describe('reads (GET) are retried: timing, Retry-After and timeouts', () => {
+describe('reads (GET) are retried: waits, Retry-After and timeouts', () => {
+  /** A client whose waits between attempts are recorded (in ms) and pass at once: a fake clock. */
+  function clientWithClock(server: CountingServer, retry: { baseDelayMs: number; maxDelayMs: number }) {
+    const waits: number[] = [];
+    const c = createApiClient({
+      baseUrl: `${server.origin}/v1`,
+      apiKey: KEY,
+      retry,
+      wait: (ms) => {
+        waits.push(ms);
+        return Promise.resolve();
+      },
+    });
+    return { client: c, waits };
+  }
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('back off between attempts: base, then twice the base', async () => {
     const server = await countingServer([json(503, { status: 'error' })]);
-    await failure(client(server, { baseDelayMs: 100, maxDelayMs: 1_000 }).listPhones());
-    const [a, b, c] = server.arrivedAtMs as [number, number, number];
-    expect(b - a).toBeGreaterThanOrEqual(90);
-    expect(c - b).toBeGreaterThanOrEqual(190);
+    const { client: c, waits } = clientWithClock(server, { baseDelayMs: 100, maxDelayMs: 1_000 });
+    await failure(c.listPhones());
+    expect(waits).toEqual([100, 200]);
+    expect(server.requests).toHaveLength(3);
   });
 
   it('honour the attempts option (1 = no retry)', async () => {
@@ -136,23 +151,21 @@ describe('reads (GET) are retried: timing, Retry-After and timeouts', () => {
 
   it('wait as long as a 429 Retry-After in seconds asks', async () => {
     const server = await countingServer([json(429, { status: 'error' }, { 'Retry-After': '1' }), json(200, PHONES_OK)]);
-    const started = Date.now();
-    expect(await client(server, { baseDelayMs: 10, maxDelayMs: 5_000 }).listPhones()).toHaveLength(1);
-    const [first, second] = server.arrivedAtMs as [number, number];
-    expect(second - first).toBeGreaterThanOrEqual(900);
-    expect(Date.now() - started).toBeLessThan(3_000);
+    const { client: c, waits } = clientWithClock(server, { baseDelayMs: 10, maxDelayMs: 5_000 });
+    expect(await c.listPhones()).toHaveLength(1);
+    expect(waits).toEqual([1_000]);
   });
 
   it('wait as long as a 503 Retry-After HTTP-date asks', async () => {
-    const inTwoSeconds = new Date(Date.now() + 2_000).toUTCString();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-01-01T00:00:00Z'));
     const server = await countingServer([
-      json(503, { status: 'error' }, { 'Retry-After': inTwoSeconds }),
+      json(503, { status: 'error' }, { 'Retry-After': 'Thu, 01 Jan 2026 00:00:02 GMT' }),
       json(200, PHONES_OK),
     ]);
-    expect(await client(server, { baseDelayMs: 10, maxDelayMs: 5_000 }).listPhones()).toHaveLength(1);
-    const [first, second] = server.arrivedAtMs as [number, number];
-    // HTTP-dates have whole seconds, so the wait is between 1 and 2 s.
-    expect(second - first).toBeGreaterThanOrEqual(900);
+    const { client: c, waits } = clientWithClock(server, { baseDelayMs: 10, maxDelayMs: 5_000 });
+    expect(await c.listPhones()).toHaveLength(1);
+    expect(waits).toEqual([2_000]);
   });
 
   it('cap a Retry-After of an hour at maxDelayMs', async () => {
@@ -160,11 +173,9 @@ describe('reads (GET) are retried: timing, Retry-After and timeouts', () => {
       json(429, { status: 'error' }, { 'Retry-After': '3600' }),
       json(200, PHONES_OK),
     ]);
-    const started = Date.now();
-    expect(await client(server, { baseDelayMs: 10, maxDelayMs: 300 }).listPhones()).toHaveLength(1);
-    const [first, second] = server.arrivedAtMs as [number, number];
-    expect(second - first).toBeGreaterThanOrEqual(250);
-    expect(Date.now() - started).toBeLessThan(2_000);
+    const { client: c, waits } = clientWithClock(server, { baseDelayMs: 10, maxDelayMs: 300 });
+    expect(await c.listPhones()).toHaveLength(1);
+    expect(waits).toEqual([300]);
   });
 
   it('do not repeat a timeout: the user already waited the full timeout', async () => {
@@ -175,12 +186,24 @@ describe('reads (GET) are retried: timing, Retry-After and timeouts', () => {
   });
 
   it('give each attempt its own timeout', async () => {
-    // The first answer takes 150 ms of a 250 ms timeout; the retry must not inherit the rest.
-    const slow503: Step = (req, res) => setTimeout(() => json(503, { status: 'error' })(req, res), 150);
-    const slowOk: Step = (req, res) => setTimeout(() => json(200, PHONES_OK)(req, res), 150);
-    const server = await countingServer([slow503, slowOk]);
-    const c = createApiClient({ baseUrl: `${server.origin}/v1`, apiKey: KEY, timeoutMs: 250, retry: FAST });
+    // Each attempt's fetch gets its own timeout signal, not what is left of the first one's.
+    const signals: AbortSignal[] = [];
+    const answers = [new Response('{"status":"error"}', { status: 503 }), Response.json(PHONES_OK)];
+    const c = createApiClient({
+      baseUrl: 'http://127.0.0.1:9/v1',
+      apiKey: KEY,
+      timeoutMs: 250,
+      retry: FAST,
+      wait: () => Promise.resolve(),
+      fetch: (_input, init) => {
+        signals.push(init!.signal!);
+        return Promise.resolve(answers[signals.length - 1]!);
+      },
+    });
     expect(await c.listPhones()).toHaveLength(1);
+    expect(signals).toHaveLength(2);
+    expect(signals[1]).not.toBe(signals[0]);
+    expect(signals[1]!.aborted).toBe(false);
   });
 });
 

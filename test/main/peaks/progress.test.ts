@@ -1,15 +1,14 @@
 /**
  * Peaks arrive progressively: snapshots of the accumulator cover more and more of the recording
- * and never disturb the final result, and the peaks service shows them while a slow download
- * runs (a loopback server trickles a WAV file).
+ * and never disturb the final result, and the peaks service shows them while a download runs (a
+ * loopback server sends the first half of a WAV file and holds the rest until the test lets it go).
  */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { decodeToPeaks } from '../../../electron/main/peaks/decode';
 import { PeakAccumulator, type ComputedPeaks } from '../../../electron/main/peaks/reduce';
 import { createPeaksService } from '../../../electron/main/peaks/service';
-import type { PeaksProgress } from '../../../electron/shared/contract';
 import { locationAt } from '../../fixtures/recording-location';
 import { testRecordingCache } from '../../fixtures/recording-location';
 
@@ -98,28 +97,24 @@ describe('progress snapshots', () => {
   });
 });
 
-describe('the peaks service during a slow download', () => {
+describe('the peaks service during a download', () => {
   let server: http.Server;
   let origin: string;
+  /** Lets the server send the second half of the file. */
+  let releaseSecondHalf: () => void = () => undefined;
 
   beforeAll(async () => {
-    // Trickles the file: 16 KiB every 40 ms (about 400 KB/s), so the 640 KB download takes ~1.6 s.
+    // Sends the first half of the file at once and the rest only once the test releases it.
     server = http.createServer((req, res) => {
       if (req.url === '/gone.wav') {
         res.writeHead(404).end();
         return;
       }
       res.writeHead(200, { 'Content-Type': 'audio/wav', 'Content-Length': String(wav.length) });
-      let at = 0;
-      const timer = setInterval(() => {
-        res.write(wav.subarray(at, at + 16 * 1024));
-        at += 16 * 1024;
-        if (at >= wav.length) {
-          clearInterval(timer);
-          res.end();
-        }
-      }, 40);
-      res.on('close', () => clearInterval(timer));
+      const half = Math.floor(wav.length / 2);
+      res.write(wav.subarray(0, half));
+      const gate = new Promise<void>((resolve) => (releaseSecondHalf = resolve));
+      void gate.then(() => res.end(wav.subarray(half)));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`;
@@ -138,20 +133,18 @@ describe('the peaks service during a slow download', () => {
       cacheDir: null,
     });
     expect(service.progress(SID)).toBeNull();
-    const seen: PeaksProgress[] = [];
-    const state = { finished: false };
-    const result = service.get(SID).finally(() => (state.finished = true));
-    while (!state.finished) {
+    const result = service.get(SID);
+    // While the second half is held back, the peaks so far cover part of the first half at most.
+    const partial = await vi.waitFor(() => {
       const progress = service.progress(SID);
-      if (progress && !progress.complete) seen.push(progress);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+      expect(progress?.coveredSeconds).toBeGreaterThan(0);
+      return progress!;
+    });
+    expect(partial.complete).toBe(false);
+    expect(partial.coveredSeconds).toBeLessThanOrEqual(SECONDS / 2);
+    expect(partial.peaks.durationSeconds).toBe(partial.coveredSeconds);
+    releaseSecondHalf();
     const peaks = await result;
-    const partial = seen.filter((p) => p.coveredSeconds > 0 && p.coveredSeconds < SECONDS * 0.75);
-    expect(partial.length).toBeGreaterThan(0);
-    for (const p of seen) expect(p.peaks.durationSeconds).toBe(p.coveredSeconds);
-    for (let i = 1; i < seen.length; i++)
-      expect(seen[i]!.coveredSeconds).toBeGreaterThanOrEqual(seen[i - 1]!.coveredSeconds);
     expect(service.progress(SID)).toEqual({ peaks, coveredSeconds: peaks.durationSeconds, complete: true });
     expect(peaks.durationSeconds).toBe(SECONDS);
   });
