@@ -15,8 +15,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import nodeLog from 'electron-log/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,6 +30,7 @@ import { createKeyStorage, type SafeStorageLike } from '../../electron/main/keys
 import { APP_INDEX_URL } from '../../electron/main/shell/security';
 import { createIpcMainStandIn } from '../fixtures/preload-bridge';
 import { REPO_ROOT } from '../fixtures/paths';
+import { temporaryFolder } from '../fixtures/temporary-folder';
 
 const KEY = 'vr_live_KNOWN_SECRET_123';
 const NEW_KEY = 'vr_live_KNOWN_SECRET_NEW_789';
@@ -231,7 +231,7 @@ const recordingResponses: Array<{ what: string; status: number; text: string }> 
 const thrown: string[] = [];
 
 beforeAll(async () => {
-  userData = mkdtempSync(join(tmpdir(), 'vr-secret-leak-'));
+  userData = temporaryFolder('vr-secret-leak-');
   const log = configureMainLog(nodeLog.create({ logId: `secret-leak-${process.pid}` }), {
     dir: join(userData, 'logs'),
     consoleLevel: false,
@@ -387,7 +387,6 @@ afterAll(async () => {
   await hostile.close();
   await storage.close();
   await demo.close();
-  rmSync(userData, { recursive: true, force: true });
 });
 
 describe('a known API key and SIP password sent through every path', () => {

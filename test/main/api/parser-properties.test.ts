@@ -513,16 +513,14 @@ describe('the client on arbitrary answers over real HTTP on 127.0.0.1', () => {
 describe('the client on extreme answers over real HTTP on 127.0.0.1', () => {
   const loopback = useLoopbackServer();
 
-  it('reads a 10 MB string inside valid JSON within a couple of seconds', async () => {
+  it('reads a 10 MB string inside valid JSON', async () => {
     const name = 'x'.repeat(10 * 1024 * 1024);
     loopback.answer = (_req, res) => {
       res.writeHead(200, { 'Content-Type': 'application/json' });
       res.end(JSON.stringify({ status: 'success', phones: [{ number: '+14155550123', name }] }));
     };
-    const started = Date.now();
     const phones = await loopback.client(5_000).listPhones();
     expect(phones[0]?.name).toHaveLength(name.length);
-    expect(Date.now() - started).toBeLessThan(3_000);
   });
 
   it.each([
@@ -539,10 +537,8 @@ describe('the client on extreme answers over real HTTP on 127.0.0.1', () => {
       res.writeHead(200, { 'Content-Type': 'application/json' });
       res.end(text);
     };
-    const started = Date.now();
     const c = loopback.client(5_000);
     await expectValueOrApiError(text.includes('interaction') ? c.getInteraction('i1') : c.listPhones());
-    expect(Date.now() - started).toBeLessThan(2_000);
   });
 
   it('reads an interaction variable nested 10 000 deep as text instead of failing', async () => {
@@ -569,8 +565,6 @@ describe('the client on extreme answers over real HTTP on 127.0.0.1', () => {
       res.writeHead(200, { 'Content-Type': 'application/json' });
       res.end(`{"status":"success","interaction":{"sid":"i1",${start}"log":${log}}}`);
     };
-    const started = Date.now();
     await expectValueOrApiError(loopback.client(5_000).getInteraction('i1'));
-    expect(Date.now() - started).toBeLessThan(3_000);
   });
 });

@@ -4,7 +4,6 @@
  * save dialog stood in by a chooser of temporary paths. The demo service on 127.0.0.1.
  */
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoServer, type DemoServer } from '../../../electron/main/demo/server';
@@ -16,24 +15,19 @@ import { createMainStack, type MainStack } from '../../../electron/main/main-sta
 import { recordingPath } from '../../../electron/main/recordings/recording-protocol';
 import type { ApiMethod, IpcResult } from '../../../electron/shared/contract';
 import { RESOURCES_DIR } from '../../fixtures/session-rig';
+import { temporaryFolder } from '../../fixtures/temporary-folder';
 
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 let demo: DemoServer;
-const dirs: string[] = [];
 
 beforeAll(async () => {
   demo = await startDemoServer({ resourcesDir: RESOURCES_DIR });
 });
 afterAll(async () => {
   await demo.close();
-  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vr-download-'));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = () => temporaryFolder('vr-download-');
 
 /** A stack on the demo service whose save dialog is `choose` (every request is kept in `asked`). */
 async function demoStack(choose: (request: SaveDialogRequest) => Promise<string | null>) {

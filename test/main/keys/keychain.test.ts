@@ -1,8 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -25,6 +24,7 @@ import {
 } from '../../fixtures/private-bus';
 import { textMatching, textContaining } from '../../fixtures/matchers';
 import { REPO_ROOT } from '../../fixtures/paths';
+import { temporaryFolder } from '../../fixtures/temporary-folder';
 
 const PROBE = fileURLToPath(new URL('../../fixtures/keychain-probe.ts', import.meta.url));
 
@@ -93,13 +93,7 @@ describe('clear errors when no Secret Service is reachable (child process, real 
 describe.skipIf(missingBusTools.length > 0)(
   `clear keychain errors on a private bus${missingBusTools.length > 0 ? ` (skipped: ${NO_TOOLS_REASON})` : ''}`,
   () => {
-    const dirs: string[] = [];
-    afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
-    function tempDir(): string {
-      const dir = mkdtempSync(join(tmpdir(), 'voice-review-keychain-'));
-      dirs.push(dir);
-      return dir;
-    }
+    const tempDir = () => temporaryFolder('voice-review-keychain-');
 
     it('says so when the bus has no keyring daemon installed', () => {
       const dir = tempDir();

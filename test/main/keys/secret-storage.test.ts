@@ -1,11 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { createCipheriv, createDecipheriv, randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createKeytarStore, KEYCHAIN_SERVICE, type KeytarLike } from '../../../electron/main/keys/keychain';
 import {
   createKeyStorage,
@@ -27,16 +26,11 @@ import {
 } from '../../fixtures/private-bus';
 import { objectWith, textMatching } from '../../fixtures/matchers';
 import { REPO_ROOT } from '../../fixtures/paths';
+import { temporaryFolder } from '../../fixtures/temporary-folder';
 
 const STATUS_PROBE = fileURLToPath(new URL('../../fixtures/keychain-status.ts', import.meta.url));
 
-const dirs: string[] = [];
-afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'voice-review-key-storage-'));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = () => temporaryFolder('voice-review-key-storage-');
 
 /** libsecret's message when a write meets a locked collection and no prompt can be shown. */
 const LOCKED_COLLECTION = 'Cannot create an item in a locked collection';

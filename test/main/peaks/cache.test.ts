@@ -4,7 +4,6 @@
  * least-recently-used eviction. Real HTTP on 127.0.0.1, a real temporary folder.
  */
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoServer } from '../../../electron/main/demo/server';
@@ -13,6 +12,7 @@ import { generateAudioFixtures, startRecordingHost, type RecordingHost } from '.
 import { locationAt } from '../../fixtures/recording-location';
 import { RESOURCES_DIR } from '../../fixtures/paths';
 import { testRecordingCache } from '../../fixtures/recording-location';
+import { temporaryFolder } from '../../fixtures/temporary-folder';
 
 const SID = 'interaction_5e4d3c2b-1a09-4f8e-9d7c-6b5a49382716';
 const fixtures = generateAudioFixtures();
@@ -20,7 +20,6 @@ const stereo = fs.readFileSync(fixtures.wavPcm16Stereo.file);
 const mono = fs.readFileSync(fixtures.wavPcm16Mono.file);
 
 let host: RecordingHost;
-const dirs: string[] = [];
 
 beforeAll(async () => {
   host = await startRecordingHost();
@@ -32,14 +31,9 @@ afterEach(() => {
 afterAll(async () => {
   await host.close();
   fs.rmSync(fixtures.dir, { recursive: true, force: true });
-  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vr-peaks-cache-'));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = () => temporaryFolder('vr-peaks-cache-');
 
 /** A service where interaction `sid` has its recording at `host` path `/r/<sid>`. */
 function service(cacheDir: string | null, extra: Partial<PeaksServiceOptions> = {}) {

@@ -4,14 +4,14 @@
  * sentence that says why, at once, without allocating what the header announces; a peaks worker
  * that outgrows its heap limits ends with words, not a hang. All fixtures are synthetic bytes.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decodeToPeaks } from '../../../electron/main/peaks/decode';
 import { MAX_RECORDING_BYTES } from '../../../electron/main/api/recording-errors';
 import { createWorkerDecoder, WORKER_OUT_OF_MEMORY_MESSAGE } from '../../../electron/main/peaks/worker-decoder';
 import { ApiError } from '../../../electron/shared/errors';
+import { temporaryFolder } from '../../fixtures/temporary-folder';
 
 /** The layout a synthetic WAV header announces. */
 interface WavLayout {
@@ -126,16 +126,11 @@ describe('duration and size caps', () => {
 
 describe('worker memory limits', () => {
   it('a worker that outgrows its heap limit ends with words, not a hang', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'vr-oom-'));
-    try {
-      const script = join(dir, 'greedy-worker.mjs');
-      writeFileSync(script, 'const kept = [];\nfor (;;) kept.push(new Array(100_000).fill({ x: kept.length }));\n');
-      const decode = createWorkerDecoder(script, { resourceLimits: { maxOldGenerationSizeMb: 16 } });
-      const error = await refusal(decode(once(new Uint8Array(16))));
-      expect(error.kind).toBe('invalid_response');
-      expect(error.message).toBe(WORKER_OUT_OF_MEMORY_MESSAGE);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const script = join(temporaryFolder('vr-oom-'), 'greedy-worker.mjs');
+    writeFileSync(script, 'const kept = [];\nfor (;;) kept.push(new Array(100_000).fill({ x: kept.length }));\n');
+    const decode = createWorkerDecoder(script, { resourceLimits: { maxOldGenerationSizeMb: 16 } });
+    const error = await refusal(decode(once(new Uint8Array(16))));
+    expect(error.kind).toBe('invalid_response');
+    expect(error.message).toBe(WORKER_OUT_OF_MEMORY_MESSAGE);
   }, 30_000);
 });

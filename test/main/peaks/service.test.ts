@@ -7,14 +7,13 @@
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createPeaksService, type PeaksServiceOptions } from '../../../electron/main/peaks/service';
 import { ApiError } from '../../../electron/shared/errors';
 import { generateAudioFixtures, startRecordingHost, type RecordingHost } from '../../fixtures/audio-fixtures';
 import { locationAt } from '../../fixtures/recording-location';
 import { testRecordingCache } from '../../fixtures/recording-location';
+import { temporaryFolder } from '../../fixtures/temporary-folder';
 
 const SID = 'interaction_0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
 const API_KEY = 'sk_test_peaks_DO_NOT_LEAK_7f3a';
@@ -23,7 +22,6 @@ const wav = fs.readFileSync(fixtures.wavPcm16Stereo.file);
 
 let workspaceHost: RecordingHost; // the API's own origin: requires the key
 let otherHost: RecordingHost; // a storage host elsewhere: needs no key
-const cacheDirs: string[] = [];
 
 beforeAll(async () => {
   workspaceHost = await startRecordingHost(API_KEY);
@@ -41,14 +39,9 @@ afterAll(async () => {
   await workspaceHost.close();
   await otherHost.close();
   fs.rmSync(fixtures.dir, { recursive: true, force: true });
-  for (const dir of cacheDirs) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-function tempCacheDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vr-peaks-cache-'));
-  cacheDirs.push(dir);
-  return dir;
-}
+const tempCacheDir = () => temporaryFolder('vr-peaks-cache-');
 
 /** A service whose only interaction's recording is `recordingUrl`, in a workspace at `workspaceHost`. */
 function serviceFor(recordingUrl: string | null, extra: Partial<PeaksServiceOptions> = {}, timeoutMs?: number) {

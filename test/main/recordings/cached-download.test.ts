@@ -5,13 +5,12 @@
  * fails the download with its readers. The upstream is a stream the test feeds; the file's writes
  * can be held (node:fs/promises' `open` wrapped), everything else is a real temporary file.
  */
-import * as fs from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RecordingFetcher } from '../../../electron/main/api/recording-fetcher';
 import { CachedDownload } from '../../../electron/main/recordings/cached-download';
+import { temporaryFolder } from '../../fixtures/temporary-folder';
 
 /** How the wrapped file handles write: at once, held until the test lets them go, or failing. */
 const disk = {
@@ -44,12 +43,10 @@ vi.mock('node:fs/promises', async (importOriginal) => {
   return { ...real, open, default: { ...real, open } };
 });
 
-const folders: string[] = [];
 afterEach(() => {
   disk.mode = 'normal';
   for (const release of disk.held.splice(0)) release();
   disk.writesStarted = 0;
-  for (const folder of folders.splice(0)) fs.rmSync(folder, { recursive: true, force: true });
 });
 
 /** An upstream whose body the test feeds chunk by chunk, and a download of it into a temporary file. */
@@ -66,8 +63,7 @@ function downloadFromFeed(size: number) {
         body,
       }),
   };
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'vr-cached-download-'));
-  folders.push(folder);
+  const folder = temporaryFolder('vr-cached-download-');
   const problems: unknown[] = [];
   const download = new CachedDownload(
     {

@@ -4,7 +4,6 @@
  * when the stack closes (quit). The demo service on 127.0.0.1, a real temporary folder.
  */
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoServer, type DemoServer } from '../../../electron/main/demo/server';
@@ -13,24 +12,19 @@ import { createMainStack, type MainStack } from '../../../electron/main/main-sta
 import { recordingPath } from '../../../electron/main/recordings/recording-protocol';
 import type { IpcResult, SessionInfo } from '../../../electron/shared/contract';
 import { RESOURCES_DIR } from '../../fixtures/session-rig';
+import { temporaryFolder } from '../../fixtures/temporary-folder';
 
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 let demo: DemoServer;
-const dirs: string[] = [];
 
 beforeAll(async () => {
   demo = await startDemoServer({ resourcesDir: RESOURCES_DIR });
 });
 afterAll(async () => {
   await demo.close();
-  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vr-recording-stack-'));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = () => temporaryFolder('vr-recording-stack-');
 
 async function session(stack: MainStack, method: 'openDemo' | 'connect' | 'removeWorkspace', ...args: unknown[]) {
   const result = (await stack.handlers[method](args)) as IpcResult<SessionInfo>;

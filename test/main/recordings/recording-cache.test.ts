@@ -8,7 +8,6 @@
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RecordingError } from '../../../electron/main/api/recording-errors';
@@ -17,6 +16,7 @@ import { createRecordingCache, type RecordingCache } from '../../../electron/mai
 import { createRecordingHandler, recordingPath } from '../../../electron/main/recordings/recording-protocol';
 import type { RecordingProblem } from '../../../electron/shared/contract';
 import { locationAt } from '../../fixtures/recording-location';
+import { temporaryFolder } from '../../fixtures/temporary-folder';
 
 const SID = 'interaction_0c9b8a7f-6e5d-4c3b-8a19-0f1e2d3c4b5a';
 const API_KEY = 'vr_cache_test_key_0123456789abcdef';
@@ -38,7 +38,6 @@ const requests: Array<{ path: string; range: string | null }> = [];
 let releases: Array<() => void> = [];
 let server: http.Server;
 let origin: string;
-const roots: string[] = [];
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
@@ -68,7 +67,6 @@ beforeAll(async () => {
 afterAll(async () => {
   server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  for (const root of roots) fs.rmSync(root, { recursive: true, force: true });
 });
 
 /** A 16-bit mono PCM WAV of a 440 Hz tone. */
@@ -93,9 +91,7 @@ function wav(rate: number, seconds: number): Buffer {
 }
 
 function newRoot(): string {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'vr-recording-cache-'));
-  roots.push(root);
-  return path.join(root, 'recordings');
+  return path.join(temporaryFolder('vr-recording-cache-'), 'recordings');
 }
 
 /** Player and peaks over one cache, the recording at `<origin><file>`. */

@@ -2,12 +2,12 @@
  * The app protocol (electron/main/shell/app-protocol.ts) serving a temp folder laid out like the built
  * renderer, with secrets placed next to it that must never be served.
  */
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createAppProtocolHandler, resolveAppPath, withAppCors } from '../../../electron/main/shell/app-protocol';
 import { APP_INDEX_URL, APP_ORIGIN, CONTENT_SECURITY_POLICY } from '../../../electron/main/shell/security';
+import { temporaryFolder } from '../../fixtures/temporary-folder';
 
 const SECRET = 'TOP-SECRET-CONTENT-outside-the-app';
 let base: string;
@@ -15,7 +15,7 @@ let root: string;
 let serve: (request: Request) => Promise<Response>;
 
 beforeAll(() => {
-  base = mkdtempSync(join(tmpdir(), 'vr-app-protocol-'));
+  base = temporaryFolder('vr-app-protocol-');
   root = join(base, 'renderer');
   mkdirSync(join(root, 'assets', 'fonts'), { recursive: true });
   writeFileSync(join(root, 'index.html'), '<!doctype html><title>Voice Review</title>');
@@ -34,8 +34,6 @@ beforeAll(() => {
   symlinkSync(join(base, 'secret.txt'), join(root, 'assets', 'link.txt'));
   serve = createAppProtocolHandler({ rootDir: root });
 });
-
-afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 const get = (url: string, init?: RequestInit) => serve(new Request(url, init));
 

@@ -5,8 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoServer, type DemoServer } from '../../../electron/main/demo/server';
@@ -19,6 +18,7 @@ import { createSessionRig, RESOURCES_DIR } from '../../fixtures/session-rig';
 import type { ApiMethod, IpcResult, VoiceReviewApi } from '../../../electron/shared/contract';
 import { recordingSrcOf } from '../../../electron/shared/recording-src';
 import { E164_HINT } from '../../../electron/shared/validation';
+import { temporaryFolder } from '../../fixtures/temporary-folder';
 
 const DENTAL_SID = 'interaction_a11be33b-a3c4-45fc-8bb4-fa63399cb100';
 const IN_PROGRESS_SID = 'interaction_ce620b66-e2a0-4c13-8abe-08b82f3a7b18';
@@ -29,7 +29,6 @@ const AGENT = 'agent_11111111-2222-4333-8444-555555555555';
 const CUSTOMER_KEY = 'vr_customer_key_8c1f0e2a77d94b31';
 
 const sessions: Session[] = [];
-const dirs: string[] = [];
 let customer: DemoServer;
 
 beforeAll(async () => {
@@ -39,7 +38,6 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const session of sessions) await session.close();
   await customer.close();
-  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
 });
 
 interface Rig {
@@ -58,9 +56,8 @@ interface Rig {
   settingsFile: string;
 }
 
-async function rig(settingsDir?: string): Promise<Rig> {
-  const dir = settingsDir ?? (await mkdtemp(path.join(tmpdir(), 'vr-handlers-')));
-  if (!settingsDir) dirs.push(dir);
+function rig(settingsDir?: string): Rig {
+  const dir = settingsDir ?? temporaryFolder('vr-handlers-');
   const memory = createMemoryStore();
   const secretWrites: [string, string][] = [];
   const secrets: SecretStore = {
@@ -120,7 +117,7 @@ function expectError(result: IpcResult<unknown>, kind: string): { kind: string; 
 
 describe('before any workspace is chosen', () => {
   it('has no workspace, and API calls ask to connect first without any request', async () => {
-    const r = await rig();
+    const r = rig();
     expect(await call(r, 'getSession')).toMatchObject({ ok: true, value: { workspace: null, demoInteractions: [] } });
     for (const [method, args] of [
       ['getInteraction', [DENTAL_SID]],
@@ -203,7 +200,7 @@ describe('argument validation', () => {
   ];
 
   it.each(cases)('refuses %s as bad_input without any HTTP request', async (_what, method, args, message) => {
-    const r = await rig();
+    const r = rig();
     await call(r, 'openDemo');
     const before = r.requests.length;
     const error = expectError(await call(r, method, ...args), 'bad_input');
@@ -213,12 +210,12 @@ describe('argument validation', () => {
   });
 
   it('uses the shared E.164 wording, so forms and handlers say the same thing', async () => {
-    const r = await rig();
+    const r = rig();
     expect(expectError(await call(r, 'getPhone', '4155550123'), 'bad_input').message).toBe(E164_HINT);
   });
 
   it('treats arguments that are not a list as no arguments', async () => {
-    const r = await rig();
+    const r = rig();
     expectError(await r.handlers.getPhone(MAIN_LINE as unknown as unknown[]), 'bad_input');
     expect(await r.handlers.getSession('junk' as unknown as unknown[])).toMatchObject({ ok: true });
   });
@@ -226,7 +223,7 @@ describe('argument validation', () => {
 
 describe('the demo workspace', () => {
   it('opens with its seeded interactions offered', async () => {
-    const r = await rig();
+    const r = rig();
     const opened = await valueOf(r, 'openDemo');
     expect(opened.workspace).toMatchObject({ id: 'demo', name: 'Demo workspace', isDemo: true });
     expect(opened.demoInteractions.map((i) => i.sid)).toContain(DENTAL_SID);
@@ -234,7 +231,7 @@ describe('the demo workspace', () => {
   });
 
   it('gives a finished interaction a playable source on the recording protocol, never the raw URL', async () => {
-    const r = await rig();
+    const r = rig();
     await call(r, 'openDemo');
     const interaction = await valueOf(r, 'getInteraction', DENTAL_SID);
     const src = `vr-recording://local/recording/${DENTAL_SID}`;
@@ -254,7 +251,7 @@ describe('the demo workspace', () => {
   });
 
   it('showing a call sends exactly one GET /interactions/{sid}, whichever of its asks comes first', async () => {
-    const r = await rig();
+    const r = rig();
     await call(r, 'openDemo');
     // The view starts the recording, then asks for the interaction and the peaks, all at once.
     const play = r.recording;
@@ -271,7 +268,7 @@ describe('the demo workspace', () => {
   });
 
   it('shows a call without waiting for the recent-calls file, which still lists it once written', async () => {
-    const r = await rig();
+    const r = rig();
     await call(r, 'openDemo');
     // A named pipe in place of the list's file: reading it waits until the test writes to it, as
     // a write waiting behind a recording's download to the same disk would.
@@ -293,7 +290,7 @@ describe('the demo workspace', () => {
   });
 
   it('gives the peaks decoded so far with the SID checked: null before any, the final ones once done', async () => {
-    const r = await rig();
+    const r = rig();
     await call(r, 'openDemo');
     expectError(await call(r, 'getPeaksProgress', 'not-a-sid'), 'bad_input');
     expect(await call(r, 'getPeaksProgress', DENTAL_SID)).toEqual({ ok: true, value: null });
@@ -306,7 +303,7 @@ describe('the demo workspace', () => {
   });
 
   it('remembers a recording problem per interaction and gives its words, with the SID checked', async () => {
-    const r = await rig();
+    const r = rig();
     await call(r, 'openDemo');
     expectError(await call(r, 'getRecordingProblem', 'not-a-sid'), 'bad_input');
     const location = await r.session.activeWorkspace.locateRecording(DENTAL_SID);
@@ -319,7 +316,7 @@ describe('the demo workspace', () => {
   });
 
   it('plays a demo call whose recording redirects to signed storage; a dead link gets its words', async () => {
-    const r = await rig();
+    const r = rig();
     await call(r, 'openDemo');
     const play = r.recording;
     const redirected = await valueOf(r, 'getInteraction', DEMO_REDIRECTED_SID);
@@ -340,7 +337,7 @@ describe('the demo workspace', () => {
   });
 
   it('says why a call in progress cannot be played', async () => {
-    const r = await rig();
+    const r = rig();
     await call(r, 'openDemo');
     const interaction = await valueOf(r, 'getInteraction', IN_PROGRESS_SID);
     expect(interaction.status).toBe('in_progress');
@@ -348,7 +345,7 @@ describe('the demo workspace', () => {
   });
 
   it('reports an unknown interaction as not_found, with the SID and the workspace', async () => {
-    const r = await rig();
+    const r = rig();
     await call(r, 'openDemo');
     const sid = 'interaction_00000000-0000-4000-8000-000000000000';
     const error = expectError(await call(r, 'getInteraction', sid), 'not_found');
@@ -359,7 +356,7 @@ describe('the demo workspace', () => {
   });
 
   it('updates a phone and creates a SIP trunk', async () => {
-    const r = await rig();
+    const r = rig();
     await call(r, 'openDemo');
     const updated = await call(r, 'updatePhone', MAIN_LINE, { inboundAgentId: AGENT });
     expect(updated).toMatchObject({
@@ -378,7 +375,7 @@ describe('the demo workspace', () => {
   });
 
   it('deleting a webhook twice: the second time it is already gone, not an error', async () => {
-    const r = await rig();
+    const r = rig();
     await call(r, 'openDemo');
     expect(await call(r, 'deleteWebhook', DENTAL_WEBHOOK_SID)).toEqual({ ok: true, value: { alreadyGone: false } });
     expect(await call(r, 'deleteWebhook', DENTAL_WEBHOOK_SID)).toEqual({ ok: true, value: { alreadyGone: true } });
@@ -388,7 +385,7 @@ describe('the demo workspace', () => {
   });
 
   it('deleting ".." is refused, not reported as already gone', async () => {
-    const r = await rig();
+    const r = rig();
     await call(r, 'openDemo');
     const before = r.requests.length;
     expectError(await call(r, 'deleteWebhook', '..'), 'bad_input');
@@ -396,7 +393,7 @@ describe('the demo workspace', () => {
   });
 
   it('disconnect forgets the workspace; calls then ask to connect again', async () => {
-    const r = await rig();
+    const r = rig();
     await call(r, 'openDemo');
     expect(await call(r, 'disconnect')).toMatchObject({ ok: true, value: { workspace: null, demoInteractions: [] } });
     expect(expectError(await call(r, 'listPhones'), 'bad_input').message).toMatch(/^Connect to a workspace first/);
@@ -405,7 +402,7 @@ describe('the demo workspace', () => {
 
 describe('connecting to a workspace', () => {
   it('a wrong key is unauthorized, and nothing is saved anywhere', async () => {
-    const r = await rig();
+    const r = rig();
     const wrongKey = 'vr_wrong_key_0000000000';
     const error = expectError(
       await call(r, 'connect', { name: 'Customer', baseUrl: customer.baseUrl, apiKey: wrongKey }),
@@ -419,7 +416,7 @@ describe('connecting to a workspace', () => {
   });
 
   it('a base URL that is not /v1 or sends a key in clear text is refused before any request', async () => {
-    const r = await rig();
+    const r = rig();
     const notV1 = expectError(
       await call(r, 'connect', { name: 'x', baseUrl: `${customer.baseUrl}/phones`, apiKey: CUSTOMER_KEY }),
       'bad_input',
@@ -435,7 +432,7 @@ describe('connecting to a workspace', () => {
   });
 
   it('the right key goes to the secret store and never into the settings file', async () => {
-    const r = await rig();
+    const r = rig();
     const info = await valueOf(r, 'connect', {
       name: '  Customer  ',
       baseUrl: `${customer.baseUrl}/`,
@@ -457,7 +454,7 @@ describe('connecting to a workspace', () => {
   });
 
   it('the next start restores the workspace from the settings file and the secret store', async () => {
-    const first = await rig();
+    const first = rig();
     const connected = await valueOf(first, 'connect', {
       name: 'Customer',
       baseUrl: customer.baseUrl,
@@ -465,7 +462,7 @@ describe('connecting to a workspace', () => {
     });
 
     // A new session over the same folder, with a secret store holding the saved key.
-    const second = await rig(first.settingsDir);
+    const second = rig(first.settingsDir);
     await second.secrets.set(connected.workspace!.id, CUSTOMER_KEY);
     expect(await call(second, 'getSession')).toEqual({ ok: true, value: connected });
     expect((await call(second, 'getPhone', MAIN_LINE)).ok).toBe(true);
@@ -479,7 +476,7 @@ describe('not found in a named workspace', () => {
   const UNKNOWN_WEBHOOK = 'wh_00000000-0000-4000-8000-000000000000';
 
   it('a 404 on a SID or number says what was looked up and in which workspace', async () => {
-    const r = await rig();
+    const r = rig();
     await call(r, 'connect', { name: 'Production', baseUrl: customer.baseUrl, apiKey: CUSTOMER_KEY });
     const cases: [ApiMethod, unknown[], string][] = [
       [
@@ -516,7 +513,7 @@ describe('not found in a named workspace', () => {
   });
 
   it('names the workspace as it is called now, after a rename or a switch', async () => {
-    const r = await rig();
+    const r = rig();
     await call(r, 'openDemo');
     await call(r, 'renameWorkspace', 'demo', 'Training');
     expect(expectError(await call(r, 'getPhone', UNKNOWN_NUMBER), 'not_found').message).toContain(
@@ -529,7 +526,7 @@ describe('not found in a named workspace', () => {
   });
 
   it('a 404 on delete is still "already gone", not an error', async () => {
-    const r = await rig();
+    const r = rig();
     await call(r, 'openDemo');
     expect(await call(r, 'deleteWebhook', UNKNOWN_WEBHOOK)).toEqual({ ok: true, value: { alreadyGone: true } });
   });
@@ -537,7 +534,7 @@ describe('not found in a named workspace', () => {
 
 describe('workspace methods', () => {
   it('are served by the session: rename, preferences, test connection and remove', async () => {
-    const r = await rig();
+    const r = rig();
     const connected = await valueOf(r, 'connect', {
       name: 'Customer',
       baseUrl: customer.baseUrl,
@@ -567,11 +564,10 @@ describe('workspace methods', () => {
 
 describe('unexpected failures', () => {
   it('an exception inside a handler comes back as a server error, not a throw, and is reported', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'vr-handlers-broken-'));
-    dirs.push(dir);
+    const dir = temporaryFolder('vr-handlers-broken-');
     // settings.json is a folder: reading it throws a plain Error, not an ApiError.
     await mkdir(path.join(dir, 'settings.json'));
-    const r = await rig(dir);
+    const r = rig(dir);
     const result = await call(r, 'getSession');
     const error = expectError(result, 'server');
     expect(error.message).toBe(
@@ -582,7 +578,7 @@ describe('unexpected failures', () => {
   });
 
   it('errors are plain data that survive IPC (no Error instances)', async () => {
-    const r = await rig();
+    const r = rig();
     const result = await call(r, 'listPhones');
     expect(result.ok).toBe(false);
     if (!result.ok) {

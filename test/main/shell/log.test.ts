@@ -2,11 +2,10 @@
  * The main log (electron/main/shell/log.ts): what redaction removes, and the real electron-log file
  * transport writing, rotating and redacting in a temp folder.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import nodeLog from 'electron-log/node';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../electron/shared/errors';
 import {
   configureMainLog,
@@ -19,6 +18,7 @@ import {
   rotateLogFile,
 } from '../../../electron/main/shell/log';
 import { createMemoryStore } from '../../../electron/main/keys/keychain';
+import { temporaryFolder } from '../../fixtures/temporary-folder';
 
 const KEY = 'vr_live_LOGTEST_KEY_0001';
 
@@ -154,15 +154,11 @@ describe('secret registry', () => {
 });
 
 describe('the main log file', () => {
-  const dirs: string[] = [];
-  afterEach(() => {
-    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-  });
+  let logCount = 0;
 
   function freshLog(options: { maxSizeBytes?: number; keepArchives?: number } = {}) {
-    const dir = mkdtempSync(join(tmpdir(), 'vr-log-'));
-    dirs.push(dir);
-    const logger = configureMainLog(nodeLog.create({ logId: `test-${dirs.length}-${Date.now()}` }), {
+    const dir = temporaryFolder('vr-log-');
+    const logger = configureMainLog(nodeLog.create({ logId: `test-${String(++logCount)}-${Date.now()}` }), {
       dir,
       consoleLevel: 'warn',
       ...options,
@@ -211,8 +207,7 @@ describe('the main log file', () => {
   });
 
   it('rotateLogFile shifts archives and drops the oldest', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'vr-rotate-'));
-    dirs.push(dir);
+    const dir = temporaryFolder('vr-rotate-');
     const write = (name: string, text: string) => writeFileSync(join(dir, name), text);
     write('main.log', 'current');
     write('main.1.log', 'one');

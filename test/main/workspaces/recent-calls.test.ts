@@ -4,7 +4,6 @@
  * read as empty. Also the handlers: a successful lookup files the call, a failed one does not.
  */
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoServer, type DemoServer } from '../../../electron/main/demo/server';
@@ -17,16 +16,9 @@ import {
 } from '../../../electron/main/workspaces/recent-calls';
 import type { IpcResult, RecentCall } from '../../../electron/shared/contract';
 import { RESOURCES_DIR } from '../../fixtures/session-rig';
+import { temporaryFolder } from '../../fixtures/temporary-folder';
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
-});
-function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vr-recent-'));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = () => temporaryFolder('vr-recent-');
 
 const call = (n: number): RecentCallSource => ({
   sid: `interaction_00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,

@@ -4,20 +4,14 @@
  * http on a remote host, or at something that is not an API base URL, opens as a restore problem
  * that names the URL, and no request (with or without the key) ever goes there.
  */
-import { mkdtempSync } from 'node:fs';
-import { readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../../../electron/main/keys/keychain';
 import { createSettingsStore, type Settings } from '../../../electron/main/workspaces/settings';
 import { checkSavedBaseUrls, createWorkspaceRegistry } from '../../../electron/main/workspaces/workspace-registry';
 import { createSessionRig } from '../../fixtures/session-rig';
-
-const dirs: string[] = [];
-afterEach(async () => {
-  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
-});
+import { temporaryFolder } from '../../fixtures/temporary-folder';
 
 /** Settings with these workspaces (id = name lower-cased), `active` saved as active. */
 function settingsWith(workspaces: { name: string; baseUrl: string }[], active: string | null): Settings {
@@ -31,8 +25,7 @@ function settingsWith(workspaces: { name: string; baseUrl: string }[], active: s
 
 /** A session over a settings folder holding `settings` and a key for every workspace. */
 async function sessionOver(settings: Settings) {
-  const dir = mkdtempSync(join(tmpdir(), 'vr-saved-url-'));
-  dirs.push(dir);
+  const dir = temporaryFolder('vr-saved-url-');
   await writeFile(join(dir, 'settings.json'), JSON.stringify(settings));
   const secrets = createMemoryStore();
   for (const w of settings.workspaces) await secrets.set(w.id, `vr_live_key_of_${w.id}_0123456789`);
@@ -62,8 +55,7 @@ describe('checkSavedBaseUrls', () => {
   });
 
   it('leaves the demo workspace alone (its address is not a URL) and never writes the mark', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'vr-saved-url-'));
-    dirs.push(dir);
+    const dir = temporaryFolder('vr-saved-url-');
     const store = createSettingsStore(dir);
     await writeFile(
       store.path,

@@ -1,19 +1,10 @@
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createSettingsStore, type Settings } from '../../../electron/main/workspaces/settings';
+import { temporaryFolder } from '../../fixtures/temporary-folder';
 
-const dirs: string[] = [];
-afterEach(async () => {
-  await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-});
-
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'voice-review-settings-'));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = () => temporaryFolder('voice-review-settings-');
 
 const DEFAULTS: Settings = {
   version: 1,
@@ -34,18 +25,18 @@ const TWO_WORKSPACES: Settings = {
 
 describe('settings store', () => {
   it('gives the defaults when there is no settings file yet', async () => {
-    const store = createSettingsStore(await tempDir());
+    const store = createSettingsStore(tempDir());
     expect(await store.load()).toEqual(DEFAULTS);
   });
 
   it('saves and loads the same settings', async () => {
-    const dir = await tempDir();
+    const dir = tempDir();
     await createSettingsStore(dir).save(TWO_WORKSPACES);
     expect(await createSettingsStore(dir).load()).toEqual(TWO_WORKSPACES);
   });
 
   it('writes settings.json in the given folder, readable only by the user (0600)', async () => {
-    const dir = await tempDir();
+    const dir = tempDir();
     const store = createSettingsStore(dir);
     expect(store.path).toBe(join(dir, 'settings.json'));
     await store.save(TWO_WORKSPACES);
@@ -53,13 +44,13 @@ describe('settings store', () => {
   });
 
   it('creates the folder when it does not exist yet', async () => {
-    const dir = join(await tempDir(), 'Voice Review');
+    const dir = join(tempDir(), 'Voice Review');
     await createSettingsStore(dir).save(TWO_WORKSPACES);
     expect(await createSettingsStore(dir).load()).toEqual(TWO_WORKSPACES);
   });
 
   it('leaves no temp files behind after saving, also when saving many times at once', async () => {
-    const dir = await tempDir();
+    const dir = tempDir();
     const store = createSettingsStore(dir);
     await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
@@ -72,7 +63,7 @@ describe('settings store', () => {
   });
 
   it('replaces the whole file, so a shorter save leaves no tail of the longer one', async () => {
-    const dir = await tempDir();
+    const dir = tempDir();
     const store = createSettingsStore(dir);
     await store.save(TWO_WORKSPACES);
     await store.save(DEFAULTS);
@@ -82,7 +73,7 @@ describe('settings store', () => {
 
 describe('settings store: damaged and foreign files', () => {
   it('keeps a corrupt file as settings.json.corrupt-<timestamp> and starts from the defaults', async () => {
-    const dir = await tempDir();
+    const dir = tempDir();
     const store = createSettingsStore(dir);
     await writeFile(store.path, '{"version": 1, "workspaces": [');
     expect(await store.load()).toEqual(DEFAULTS);
@@ -93,7 +84,7 @@ describe('settings store: damaged and foreign files', () => {
   });
 
   it('treats a file of the wrong shape like a corrupt one', async () => {
-    const dir = await tempDir();
+    const dir = tempDir();
     const store = createSettingsStore(dir);
     const wrong = JSON.stringify({ version: 1, workspaces: [{ id: 42, name: 'Acme' }], activeWorkspaceId: null });
     await writeFile(store.path, wrong);
@@ -104,7 +95,7 @@ describe('settings store: damaged and foreign files', () => {
   });
 
   it('treats a file from another format version like a corrupt one', async () => {
-    const dir = await tempDir();
+    const dir = tempDir();
     const store = createSettingsStore(dir);
     await writeFile(store.path, JSON.stringify({ ...TWO_WORKSPACES, version: 2 }));
     expect(await store.load()).toEqual(DEFAULTS);
@@ -112,7 +103,7 @@ describe('settings store: damaged and foreign files', () => {
   });
 
   it('ignores unknown fields instead of discarding the file', async () => {
-    const dir = await tempDir();
+    const dir = tempDir();
     const store = createSettingsStore(dir);
     await writeFile(
       store.path,
@@ -127,14 +118,14 @@ describe('settings store: damaged and foreign files', () => {
   });
 
   it('treats an active workspace id that names no workspace as none active', async () => {
-    const dir = await tempDir();
+    const dir = tempDir();
     const store = createSettingsStore(dir);
     await writeFile(store.path, JSON.stringify({ ...TWO_WORKSPACES, activeWorkspaceId: 'ws-gone' }));
     expect(await store.load()).toEqual({ ...TWO_WORKSPACES, activeWorkspaceId: null });
   });
 
   it('refuses to save settings of the wrong shape and keeps the old file', async () => {
-    const dir = await tempDir();
+    const dir = tempDir();
     const store = createSettingsStore(dir);
     await store.save(TWO_WORKSPACES);
     const bad = { version: 1, workspaces: 'all of them', activeWorkspaceId: null } as unknown as Settings;
@@ -146,7 +137,7 @@ describe('settings store: damaged and foreign files', () => {
 
 describe('settings store: keys and preferences', () => {
   it('never writes an API key, even one riding along on the objects it is given', async () => {
-    const dir = await tempDir();
+    const dir = tempDir();
     const store = createSettingsStore(dir);
     const apiKey = 'sk-live-do-not-store-9f8e7d';
     const withKey = {
@@ -162,7 +153,7 @@ describe('settings store: keys and preferences', () => {
   });
 
   it('loads a file written before preferences existed, keeping its workspaces, with the 15 s default timeout', async () => {
-    const dir = await tempDir();
+    const dir = tempDir();
     const store = createSettingsStore(dir);
     const { preferences: _none, ...old } = TWO_WORKSPACES;
     await writeFile(store.path, JSON.stringify(old));
@@ -177,7 +168,7 @@ describe('settings store: keys and preferences', () => {
     ['a string', { requestTimeoutSeconds: '30' }],
     ['not an object', 'fast'],
   ])('a timeout %s falls back to 15 s without discarding the workspaces', async (_what, preferences) => {
-    const dir = await tempDir();
+    const dir = tempDir();
     const store = createSettingsStore(dir);
     await writeFile(store.path, JSON.stringify({ ...TWO_WORKSPACES, preferences }));
     expect(await store.load()).toEqual({ ...TWO_WORKSPACES, preferences: { requestTimeoutSeconds: 15 } });
@@ -185,7 +176,7 @@ describe('settings store: keys and preferences', () => {
   });
 
   it('refuses to save a timeout out of range', async () => {
-    const dir = await tempDir();
+    const dir = tempDir();
     const store = createSettingsStore(dir);
     await store.save(TWO_WORKSPACES);
     await expect(store.save({ ...TWO_WORKSPACES, preferences: { requestTimeoutSeconds: 0 } })).rejects.toThrow(
