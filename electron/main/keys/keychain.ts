@@ -46,6 +46,11 @@ export interface SecretStore {
    *   keychain cannot be reached or keytar cannot be loaded.
    */
   delete(account: string): Promise<boolean>;
+  /**
+   * How settings names this store when it cannot report a status of its own (a plain store is
+   * not a {@link KeyStorage}); absent for the keychain itself.
+   */
+  readonly description?: string;
 }
 
 /**
@@ -272,6 +277,9 @@ export function createKeytarStore(options: KeytarStoreOptions = {}): SecretStore
   };
 }
 
+/** How settings names the in-memory store: what it is, and that nothing outlives the run. */
+export const MEMORY_STORE_DESCRIPTION = 'Memory of this run only (a stand-in for the keychain): keys are not saved';
+
 /**
  * A {@link SecretStore} that keeps secrets in this process's memory only, with the same input
  * checks as the keychain store. For the demo workspace (whose key is not secret) and for tests of
@@ -281,6 +289,7 @@ export function createMemoryStore(): SecretStore {
   const secrets = new Map<string, string>();
   // Promise.resolve().then: a bad account rejects, as it does with the keychain, instead of throwing.
   return {
+    description: MEMORY_STORE_DESCRIPTION,
     get: (account) =>
       Promise.resolve().then(() => {
         checkAccount(account);

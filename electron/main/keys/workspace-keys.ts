@@ -40,13 +40,18 @@ export interface WorkspaceKeys {
   useSafeStorage(confirmWeak: boolean): Promise<void>;
 }
 
-/** The key storage status reported for a plain SecretStore, which cannot tell more. */
-const PLAIN_STORE_STATUS: SecretStorageStatus = {
-  backend: 'keychain',
-  description: 'System keychain',
-  keychainProblem: null,
-  safeStorage: null,
-};
+/**
+ * The status of a plain SecretStore, which cannot tell more than its own description. Its backend
+ * stays `keychain`: it is where a plain store's keys go as far as the app can switch them.
+ */
+function plainStoreStatus(store: SecretStore): SecretStorageStatus {
+  return {
+    backend: 'keychain',
+    description: store.description ?? 'A key store that does not report its status',
+    keychainProblem: null,
+    safeStorage: null,
+  };
+}
 
 function isKeyStorage(store: SecretStore | KeyStorage): store is KeyStorage {
   const s = store as Partial<KeyStorage>;
@@ -82,6 +87,8 @@ export function checkKey(apiKey: string): string {
 
 /** Wraps `secrets` (a KeyStorage, or a plain SecretStore in tests and the harness). */
 export function createWorkspaceKeys(secrets: SecretStore | KeyStorage): WorkspaceKeys {
+  /** The last status the key storage reported: its saved backend choice, for when a check fails. */
+  let lastStatus: SecretStorageStatus | null = null;
   return {
     async read(workspace) {
       if (workspace.baseUrlProblem !== undefined) throw savedBaseUrlError(workspace);
@@ -106,16 +113,19 @@ export function createWorkspaceKeys(secrets: SecretStore | KeyStorage): Workspac
       await secrets.delete(id).catch(() => false);
     },
     async status() {
-      if (!isKeyStorage(secrets)) return PLAIN_STORE_STATUS;
+      if (!isKeyStorage(secrets)) return plainStoreStatus(secrets);
       try {
-        return await secrets.status();
+        lastStatus = await secrets.status();
+        return lastStatus;
       } catch (err) {
         // The status is shown in settings; a failure to get it must not take the whole session down.
+        // It names the backend last reported (the saved choice), not the keychain by default.
         const message =
           err instanceof ApiError
             ? err.message
-            : 'Voice Review could not check the system keychain. Restart the app and try again.';
-        return { ...PLAIN_STORE_STATUS, keychainProblem: { problem: 'unavailable', message } };
+            : 'Voice Review could not check the key storage. Restart the app and try again.';
+        const known = lastStatus ?? { ...plainStoreStatus(secrets), description: 'Key storage (not checked yet)' };
+        return { ...known, keychainProblem: { problem: 'unavailable', message } };
       }
     },
     async useSafeStorage(confirmWeak) {
