@@ -15,7 +15,7 @@ import {
 } from '../../../electron/main/keys/keychain';
 import { ApiError } from '../../../electron/shared/errors';
 import {
-  hasBus,
+  onPrivateBus,
   isolatedEnv,
   jsonLines,
   missingBusTools,
@@ -28,7 +28,7 @@ import { temporaryFolder } from '../../fixtures/temporary-folder';
 
 const PROBE = fileURLToPath(new URL('../../fixtures/keychain-probe.ts', import.meta.url));
 
-if (!hasBus) console.warn(`Skipping the real-keychain tests: ${NO_BUS_REASON}`);
+if (!onPrivateBus) console.warn(`Skipping the real-keychain tests: ${NO_BUS_REASON}`);
 if (missingBusTools.length > 0) console.warn(`Skipping the private-bus keychain tests: ${NO_TOOLS_REASON}`);
 
 interface ProbeResult {
@@ -311,8 +311,8 @@ describe('memory store', () => {
   });
 });
 
-describe.skipIf(!hasBus)(
-  `keytar store against the real Secret Service${hasBus ? '' : ` (skipped: ${NO_BUS_REASON})`}`,
+describe.skipIf(!onPrivateBus)(
+  `keytar store against the real Secret Service${onPrivateBus ? '' : ` (skipped: ${NO_BUS_REASON})`}`,
   () => {
     const runId = randomUUID();
     const used: string[] = [];

@@ -17,7 +17,7 @@ import {
 import type { SecretStorageStatus } from '../../../electron/shared/contract';
 import { ApiError } from '../../../electron/shared/errors';
 import {
-  hasBus,
+  onPrivateBus,
   isolatedEnv,
   jsonLines,
   missingBusTools,
@@ -450,7 +450,7 @@ describe('the encrypted file when something is wrong', () => {
 
 // ---- the real Secret Service (gnome-keyring) --------------------------------------------------
 
-if (!hasBus) console.warn(`Skipping the in-process real-keychain status test: ${NO_BUS_REASON}`);
+if (!onPrivateBus) console.warn(`Skipping the in-process real-keychain status test: ${NO_BUS_REASON}`);
 if (missingBusTools.length > 0) console.warn(`Skipping the private-bus key storage tests: ${NO_TOOLS_REASON}`);
 
 interface StatusLine {
@@ -459,8 +459,8 @@ interface StatusLine {
   error?: string;
 }
 
-describe.skipIf(!hasBus)(
-  `status against the real Secret Service of this test run${hasBus ? '' : ` (skipped: ${NO_BUS_REASON})`}`,
+describe.skipIf(!onPrivateBus)(
+  `status against the real Secret Service of this test run${onPrivateBus ? '' : ` (skipped: ${NO_BUS_REASON})`}`,
   () => {
     it('reports no problem for the unlocked keyring, stores in it, and leaves no probe entry', async () => {
       const keyStorage = createKeyStorage({ keychain: createKeytarStore(), safeStorage: null, dir: tempDir() });
