@@ -1,6 +1,9 @@
 /**
  * HTTP client for the v1 interface (spec 2, 4, 5, 7). Runs in main only: it is the one place
  * that holds the API key while a request is made. Every failure is an {@link ApiError}.
+ *
+ * "spec N" here and across electron/ is section N of docs/voice-agent-api.md, the interface the app
+ * implements ("spec 4 endpoint 2" is row 2 of that section's endpoint table).
  */
 import type { z } from 'zod';
 import type { Phone, PhoneUpdate, SipTrunk, SipTrunkCreate, Webhook } from '../../shared/domain';

@@ -1,6 +1,6 @@
 /**
  * Demo voice-agent service: a local HTTP server that speaks the REST API of the spec
- * (/work/shared/spec/voice-agent-api.md, section 4) over an in-memory copy of the seed in
+ * (docs/voice-agent-api.md, section 4) over an in-memory copy of the seed in
  * `resources/demo/seed.json`, plus the recordings in `resources/demo/recordings`.
  *
  * Plain Node (no Electron imports), so it runs inside the Electron main process, from the CLI

@@ -8,7 +8,7 @@
  * The next bytes are read from upstream while the last ones are still being written (writes queue
  * in order, at most {@link MAX_UNWRITTEN_BYTES} behind), and a reader at the front of the download
  * (the player's first bytes, the peaks decoder) gets bytes not yet on disk from memory: neither
- * waits for the disk, which on a busy machine answered a write in tens of milliseconds.
+ * waits for the disk, whose writes can take tens of milliseconds when the machine is busy.
  */
 import { open, rm, type FileHandle } from 'node:fs/promises';
 import { problemOf, RecordingError, recordingUnreachable } from '../api/recording-errors';
