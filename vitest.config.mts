@@ -2,10 +2,14 @@ import { fileURLToPath } from 'node:url';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'vitest/config';
 
+/** `$shared` is electron/shared, as in electron.vite.config.ts and the tsconfigs. */
+const alias = { $shared: fileURLToPath(new URL('./electron/shared', import.meta.url)) };
+
 export default defineConfig({
   test: {
     projects: [
       {
+        resolve: { alias },
         test: {
           name: 'main',
           environment: 'node',
@@ -17,7 +21,7 @@ export default defineConfig({
         plugins: [svelte()],
         resolve: {
           conditions: ['browser'],
-          alias: { $shared: fileURLToPath(new URL('./electron/shared', import.meta.url)) },
+          alias,
         },
         test: {
           name: 'renderer',
@@ -27,6 +31,7 @@ export default defineConfig({
         },
       },
       {
+        resolve: { alias },
         test: {
           name: 'e2e',
           environment: 'node',

@@ -22,7 +22,7 @@ import {
   type WebContents,
 } from 'electron';
 import log from 'electron-log/main';
-import { PUSH_CHANNELS, type MenuCommand } from '../shared/contract';
+import { PUSH_CHANNELS, type MenuCommand } from '$shared/contract';
 import { applicationMenuTemplate } from './shell/app-menu';
 import { createAppProtocolHandler } from './shell/app-protocol';
 import { electronSaveChooser } from './exports/save-dialog';

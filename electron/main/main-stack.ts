@@ -6,8 +6,8 @@
  * cache folders), so what they exercise is what ships. Plain Node: no Electron import.
  */
 import { join } from 'node:path';
-import { API_METHODS, channelOf, type ApiMethod, type IpcResult } from '../shared/contract';
-import { RECORDING_PATH_PREFIX, recordingSrcOf } from '../shared/recording-src';
+import { API_METHODS, channelOf, type ApiMethod, type IpcResult } from '$shared/contract';
+import { RECORDING_PATH_PREFIX, recordingSrcOf } from '$shared/recording-src';
 import type { Resolver } from './api/destination';
 import { withAppCors } from './shell/app-protocol';
 import { startDemoServer } from './demo/server';

@@ -6,9 +6,9 @@
  * implements ("spec 4 endpoint 2" is row 2 of that section's endpoint table).
  */
 import type { z } from 'zod';
-import type { Phone, PhoneUpdate, SipTrunk, SipTrunkCreate, Webhook } from '../../shared/domain';
-import { ApiError } from '../../shared/errors';
-import { REQUEST_TIMEOUT_SECONDS } from '../../shared/validation';
+import type { Phone, PhoneUpdate, SipTrunk, SipTrunkCreate, Webhook } from '$shared/domain';
+import { ApiError } from '$shared/errors';
+import { REQUEST_TIMEOUT_SECONDS } from '$shared/validation';
 import {
   envelopeSchema,
   interactionEnvelope,

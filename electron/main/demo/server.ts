@@ -13,7 +13,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isE164 } from '../../shared/validation';
+import { isE164 } from '$shared/validation';
 import { HttpError, readJsonBody, sameKey, sendError, sendJson } from './http';
 import { serveRecording } from './recordings';
 import { addStorageCalls, redirectToStorage, startSignedStorage } from './signed-storage';

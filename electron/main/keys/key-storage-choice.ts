@@ -9,8 +9,8 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { SecretStorageStatus } from '../../shared/contract';
-import { ApiError } from '../../shared/errors';
+import type { SecretStorageStatus } from '$shared/contract';
+import { ApiError } from '$shared/errors';
 import { writePrivateFile } from '../shell/private-file';
 import {
   encryptionAvailable,

@@ -4,8 +4,8 @@
  * locked keyring with "no such key" instead of an error, while a write fails with "locked
  * collection". keytar's findCredentials is never called (it segfaults on a locked keyring).
  */
-import type { KeychainProblem } from '../../shared/contract';
-import { ApiError } from '../../shared/errors';
+import type { KeychainProblem } from '$shared/contract';
+import { ApiError } from '$shared/errors';
 import { classifyKeychainError, type SecretStore } from './keychain';
 
 /** Keychain account written and deleted again to find out whether the keychain works. */

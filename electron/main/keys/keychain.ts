@@ -13,8 +13,8 @@
  * keyring is locked, so {@link KeytarLike} does not even declare it.
  */
 import { createRequire } from 'node:module';
-import type { KeychainProblem } from '../../shared/contract';
-import { ApiError } from '../../shared/errors';
+import type { KeychainProblem } from '$shared/contract';
+import { ApiError } from '$shared/errors';
 
 /** Where API keys are kept, one per account (the workspace id). */
 export interface SecretStore {

@@ -5,8 +5,8 @@
  * encrypted-file-store.ts).
  */
 import { readFile } from 'node:fs/promises';
-import type { SecretStorageStatus } from '../../shared/contract';
-import { ApiError } from '../../shared/errors';
+import type { SecretStorageStatus } from '$shared/contract';
+import { ApiError } from '$shared/errors';
 
 /** The part of Electron's `safeStorage` key storage uses (injected so tests run under Node). */
 export interface SafeStorageLike {

@@ -7,7 +7,7 @@
  * - encrypted-file-store.ts: the safeStorage file (`secrets.enc.json`);
  * - safe-storage.ts: what safeStorage reports about itself.
  */
-import type { SecretStorageStatus } from '../../shared/contract';
+import type { SecretStorageStatus } from '$shared/contract';
 import { createEncryptedFileStore } from './encrypted-file-store';
 import { checkAccount, checkSecret, type SecretStore } from './keychain';
 import { backendDescription, createChoiceStore } from './key-storage-choice';

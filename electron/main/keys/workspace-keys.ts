@@ -6,8 +6,8 @@
  * `keychain`, not `unauthorized`: the server never saw it, and the renderer's 401 view says "the
  * key was rejected", which would be untrue. The renderer offers to enter the key again for both.
  */
-import type { SecretStorageStatus } from '../../shared/contract';
-import { ApiError } from '../../shared/errors';
+import type { SecretStorageStatus } from '$shared/contract';
+import { ApiError } from '$shared/errors';
 import type { SecretStore } from './keychain';
 import type { KeyStorage } from './secret-storage';
 import type { StoredWorkspace } from '../workspaces/settings';

@@ -15,8 +15,8 @@
  * with an expiry) hits the cache only while the session keeps the same URL; keying on less than
  * the URL could serve one recording's waveform for another.
  */
-import type { PeaksProgress, RecordingPeaks } from '../../shared/contract';
-import { ApiError } from '../../shared/errors';
+import type { PeaksProgress, RecordingPeaks } from '$shared/contract';
+import { ApiError } from '$shared/errors';
 import { problemOf, RecordingError } from '../api/recording-errors';
 import { recordingKey, type RecordingCache } from '../recordings/recording-cache';
 import { playableLocation, type PlayableLocation, type RecordingLocation } from '../recordings/recording-location';

@@ -4,8 +4,8 @@
  * worker only sees audio bytes.
  */
 import { Worker, type ResourceLimits } from 'node:worker_threads';
-import type { ApiErrorData } from '../../shared/errors';
-import { ApiError } from '../../shared/errors';
+import type { ApiErrorData } from '$shared/errors';
+import { ApiError } from '$shared/errors';
 import type { ComputedPeaks } from './reduce';
 
 /**

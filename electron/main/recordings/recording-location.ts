@@ -5,7 +5,7 @@
  * service and the exports all take a location; only a {@link PlayableLocation} (an absolute http(s)
  * URL) is ever fetched.
  */
-import type { RecordingProblem } from '../../shared/contract';
+import type { RecordingProblem } from '$shared/contract';
 import type { ApiClient } from '../api/client';
 import type { RecordingFetcher } from '../api/recording-fetcher';
 import { problemOf, RecordingError } from '../api/recording-errors';

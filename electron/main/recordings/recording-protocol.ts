@@ -12,9 +12,9 @@
  * can ask main for the words (`getRecordingProblem`) when its media element fails; a successful
  * answer clears it.
  */
-import { ApiError } from '../../shared/errors';
-import { RECORDING_PATH_PREFIX, recordingSrcOf } from '../../shared/recording-src';
-import { isSid } from '../../shared/sid';
+import { ApiError } from '$shared/errors';
+import { RECORDING_PATH_PREFIX, recordingSrcOf } from '$shared/recording-src';
+import { isSid } from '$shared/sid';
 import { problemOf, RecordingError } from '../api/recording-errors';
 import type { CachedDownload, RecordingHead } from './cached-download';
 import type { RecordingCache } from './recording-cache';

@@ -9,7 +9,7 @@
  * Items the page carries out send a {@link MenuCommand} to it (`PUSH_CHANNELS.menuCommand`).
  */
 import type { MenuItemConstructorOptions } from 'electron';
-import type { MenuCommand } from '../../shared/contract';
+import type { MenuCommand } from '$shared/contract';
 
 /** What the menu depends on. */
 export interface AppMenuContext {

@@ -6,8 +6,8 @@
  * the latest one until the window's page is there to receive it.
  */
 import { resolve } from 'node:path';
-import { PUSH_CHANNELS, type OpenLinkPush } from '../../shared/contract';
-import { LINK_SCHEME, parseInteractionLink } from '../../shared/deep-link';
+import { PUSH_CHANNELS, type OpenLinkPush } from '$shared/contract';
+import { LINK_SCHEME, parseInteractionLink } from '$shared/deep-link';
 
 /**
  * The link among command-line arguments: the first one starting with `voice-review:` (any other

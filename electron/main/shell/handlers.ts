@@ -5,18 +5,12 @@
  * {@link IpcResult}: errors travel as data, never as exceptions.
  */
 import { z } from 'zod';
-import type { ApiMethod, DeleteResult, IpcResult } from '../../shared/contract';
-import type { Interaction } from '../../shared/domain';
-import { ApiError } from '../../shared/errors';
-import { isSid } from '../../shared/sid';
-import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../../shared/transcript-export';
-import {
-  agentSidProblem,
-  E164_HINT,
-  isE164,
-  REQUEST_TIMEOUT_SECONDS,
-  terminationUriProblem,
-} from '../../shared/validation';
+import type { ApiMethod, DeleteResult, IpcResult } from '$shared/contract';
+import type { Interaction } from '$shared/domain';
+import { ApiError } from '$shared/errors';
+import { isSid } from '$shared/sid';
+import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '$shared/transcript-export';
+import { agentSidProblem, E164_HINT, isE164, REQUEST_TIMEOUT_SECONDS, terminationUriProblem } from '$shared/validation';
 import { recordingUrlProblem } from '../recordings/recording-location';
 import type { ApiClient } from '../api/client';
 import type { ExportsService } from '../exports/service';

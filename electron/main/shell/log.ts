@@ -22,7 +22,7 @@ import { readdirSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { inspect } from 'node:util';
 import type Logger from 'electron-log';
-import type { ApiMethod } from '../../shared/contract';
+import type { ApiMethod } from '$shared/contract';
 import { fragmentGrams, redactFragments } from './secret-fragments';
 
 /** What a redacted value is replaced with. */

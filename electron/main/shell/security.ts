@@ -2,7 +2,7 @@
  * Security rules of the Electron shell in one place (STYLE.md "Security in one room"), as plain
  * functions so they are tested under Node. `index.ts` wires them into Electron.
  */
-import type { ApiMethod, IpcResult } from '../../shared/contract';
+import type { ApiMethod, IpcResult } from '$shared/contract';
 import type { HandlerTable } from './handlers';
 
 /**

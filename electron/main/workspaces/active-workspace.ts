@@ -6,8 +6,8 @@
  * The saved active workspace is restored once per session; after a restore problem, switching to
  * it again or entering its key reads storage again.
  */
-import type { DemoInteractionSummary, RecordingProblem, WorkspaceInfo } from '../../shared/contract';
-import { ApiError, type ApiErrorData } from '../../shared/errors';
+import type { DemoInteractionSummary, RecordingProblem, WorkspaceInfo } from '$shared/contract';
+import { ApiError, type ApiErrorData } from '$shared/errors';
 import { createApiClient, type ApiClient } from '../api/client';
 import type { Resolver } from '../api/destination';
 import type { ParsedInteraction } from '../api/schemas';

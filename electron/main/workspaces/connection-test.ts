@@ -3,8 +3,8 @@
  * verdict a person can act on. A single attempt (no retries), so the verdict and `elapsedMs`
  * describe one request.
  */
-import type { ConnectionTestResult } from '../../shared/contract';
-import { ApiError } from '../../shared/errors';
+import type { ConnectionTestResult } from '$shared/contract';
+import { ApiError } from '$shared/errors';
 import { createApiClient } from '../api/client';
 
 /** What a connection test talks to. */

@@ -9,8 +9,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { Interaction } from '../../shared/domain';
-import { RECENT_CALLS_MAX, type RecentCall } from '../../shared/recent-calls';
+import type { Interaction } from '$shared/domain';
+import { RECENT_CALLS_MAX, type RecentCall } from '$shared/recent-calls';
 import { writePrivateFile } from '../shell/private-file';
 
 /** File name of the list, in the user-data folder. */

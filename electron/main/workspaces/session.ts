@@ -20,7 +20,7 @@
  *   one request.
  */
 import { randomUUID } from 'node:crypto';
-import { normalizeBaseUrl } from '../../shared/base-url';
+import { normalizeBaseUrl } from '$shared/base-url';
 import type {
   ConnectInput,
   ConnectionTestResult,
@@ -28,8 +28,8 @@ import type {
   SessionInfo,
   VoiceReviewApi,
   WorkspaceInfo,
-} from '../../shared/contract';
-import { ApiError } from '../../shared/errors';
+} from '$shared/contract';
+import { ApiError } from '$shared/errors';
 import {
   createActiveWorkspace,
   type ActiveWorkspace,

@@ -10,8 +10,8 @@
 import { readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { Preferences } from '../../shared/contract';
-import { REQUEST_TIMEOUT_SECONDS } from '../../shared/validation';
+import type { Preferences } from '$shared/contract';
+import { REQUEST_TIMEOUT_SECONDS } from '$shared/validation';
 import { writePrivateFile } from '../shell/private-file';
 
 /** One workspace the user added. Its API key is in the keychain under account `id`. */

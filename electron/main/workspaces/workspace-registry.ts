@@ -3,10 +3,10 @@
  * all kept in settings.json (settings.ts). Knows nothing of keys or API clients; the session
  * (session.ts) composes it with the key storage and the active workspace.
  */
-import { normalizeBaseUrl } from '../../shared/base-url';
-import type { Preferences } from '../../shared/contract';
-import { ApiError } from '../../shared/errors';
-import { REQUEST_TIMEOUT_SECONDS } from '../../shared/validation';
+import { normalizeBaseUrl } from '$shared/base-url';
+import type { Preferences } from '$shared/contract';
+import { ApiError } from '$shared/errors';
+import { REQUEST_TIMEOUT_SECONDS } from '$shared/validation';
 import type { Settings, StoredWorkspace } from './settings';
 
 /** Id of the embedded demo workspace in the settings file. */
