@@ -2,14 +2,18 @@ import { fileURLToPath } from 'node:url';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'vitest/config';
 
+/** `$shared` is electron/shared, as in electron.vite.config.ts and the tsconfigs. */
+const alias = { $shared: fileURLToPath(new URL('./electron/shared', import.meta.url)) };
+
 export default defineConfig({
   test: {
     projects: [
       {
+        resolve: { alias },
         test: {
           name: 'main',
           environment: 'node',
-          include: ['test/main/**/*.test.ts'],
+          include: ['test/main/**/*.test.ts', 'test/shared/**/*.test.ts'],
           testTimeout: 20_000,
           sequence: { groupOrder: 0 },
         },
@@ -18,7 +22,7 @@ export default defineConfig({
         plugins: [svelte()],
         resolve: {
           conditions: ['browser'],
-          alias: { $shared: fileURLToPath(new URL('./electron/shared', import.meta.url)) },
+          alias,
         },
         test: {
           name: 'renderer',
@@ -32,6 +36,7 @@ export default defineConfig({
         },
       },
       {
+        resolve: { alias },
         test: {
           name: 'e2e',
           environment: 'node',

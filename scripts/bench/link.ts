@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { createMemoryStore } from '../../electron/main/keychain';
+import { createMemoryStore } from '../../electron/main/keys/keychain';
 import { createMainStack, registerIpc, type MainStack } from '../../electron/main/main-stack';
 import {
   buildTranscript,

@@ -32,7 +32,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { recordingPath } from '../../electron/main/recording-protocol';
+import { recordingPath } from '../../electron/main/recordings/recording-protocol';
 import { channelOf } from '../../electron/shared/contract';
 import { CHROMIUM_ARGS, chromiumPath } from '../../test/e2e/harness';
 import { generateRecording } from '../../test/fixtures/long-call';

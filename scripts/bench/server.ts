@@ -4,7 +4,7 @@
  * server (the "http" transport of test/fixtures/preload-bridge.ts):
  * - `/index.html` and assets: the renderer built into `out-bench/renderer`, with the app's CSP;
  * - `/recording/<sid>`: the project's own recording protocol handler (createRecordingHandler from
- *   electron/main/recording-protocol.ts), the code Electron registers for `vr-recording:`;
+ *   electron/main/recordings/recording-protocol.ts), the code Electron registers for `vr-recording:`;
  * - `POST /__voice-review-ipc-call`: an IPC call, run by the current run's `ipcMain` stand-in;
  * - `/__voice-review-ipc-result/<ticket>`: a large IPC result (the binding transport's);
  * - `/bench/bare.html`, `/bench/wavesurfer.html`, `/bench/wavesurfer.esm.js`: the two reference
@@ -15,7 +15,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { extname, join, normalize } from 'node:path';
-import { CONTENT_SECURITY_POLICY } from '../../electron/main/security';
+import { CONTENT_SECURITY_POLICY } from '../../electron/main/shell/security';
 import { answerWith } from '../../test/fixtures/http-bridge';
 import { IPC_CALL_PATH, IPC_RESULT_PATH } from '../../test/fixtures/preload-bridge';
 

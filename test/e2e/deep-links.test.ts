@@ -1,7 +1,7 @@
 /**
  * `voice-review://` links, end to end: the built renderer in Debian's Chromium with the built
  * preload (its `ipcRenderer.on` stood in), against the embedded demo service. Main's push of a
- * parsed link (as electron/main/deep-links.ts sends it) opens the demo call in the Interaction
+ * parsed link (as electron/main/shell/deep-links.ts sends it) opens the demo call in the Interaction
  * view and playback starts at the link's time; a link naming a workspace not set up here shows the
  * call with a note; the "Open link…" dialog (opened by the native menu's command) refuses a
  * hostile link with words and opens a good one. Screenshot: test-artifacts/deep-link.png.

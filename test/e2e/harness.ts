@@ -14,11 +14,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { createAppProtocolHandler } from '../../electron/main/app-protocol';
-import type { HandlerTable } from '../../electron/main/handlers';
-import { createMemoryStore, type SecretStore } from '../../electron/main/keychain';
+import { createAppProtocolHandler } from '../../electron/main/shell/app-protocol';
+import type { HandlerTable } from '../../electron/main/shell/handlers';
+import { createMemoryStore, type SecretStore } from '../../electron/main/keys/keychain';
 import { createMainStack, registerIpc, type MainStack, type MainStackOptions } from '../../electron/main/main-stack';
-import type { Session } from '../../electron/main/session';
+import type { Session } from '../../electron/main/workspaces/session';
 import { answerWith } from '../fixtures/http-bridge';
 import { extractInteractionSid } from '../../electron/shared/sid';
 import { createIpcMainStandIn, installPreload, IPC_RESULT_PATH, type IpcMainStandIn } from '../fixtures/preload-bridge';

@@ -7,7 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REFUSED_SENDER_RESULT } from '../../electron/main/security';
+import { REFUSED_SENDER_RESULT } from '../../electron/main/shell/security';
 import { API_METHODS } from '../../electron/shared/contract';
 import { ensureBuilt } from './build';
 import { checkPageErrorsEachTest } from './page-errors';
