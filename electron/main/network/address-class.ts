@@ -110,7 +110,8 @@ function ipv4Class(address: ipaddr.IPv4): AddressClass {
 }
 
 function ipv6Class(address: ipaddr.IPv6): AddressClass {
-  const range = address.range();
+  // ipaddr.js's type of range names lags behind its table (no 'deprecatedSiteLocal', 'benchmarking').
+  const range: string = address.range();
   switch (range) {
     case 'unicast':
       // ::/96 holds IPv4-compatible addresses (ipaddr.js calls them unicast); only 2000::/3 is global.
