@@ -148,9 +148,9 @@ export function literalHostClass(hostname: string): AddressClass | null {
 
 /**
  * Where the workspace's server is: its base URL, and the address the API client's connection
- * actually reached when it went direct (undici's socket `remoteAddress`, recorded by the
- * dispatcher; see dispatchers.ts `createPeerAddressBook`). Through a proxy the peer is the proxy,
- * so `peerAddress` stays null and a named base host's class is unknown.
+ * actually reached when it went direct (the socket's `remoteAddress`, told by the API client's
+ * dispatchers through `DispatchersOptions.onDirectPeer` for the base URL's origin). Through a
+ * proxy the peer is the proxy, so `peerAddress` stays null and a named base host's class is unknown.
  */
 export interface BaseAddress {
   baseUrl: string;
