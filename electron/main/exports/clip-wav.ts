@@ -13,6 +13,8 @@ export interface DecodedAudio {
   channelData: readonly Float32Array[];
   /** Samples per second. */
   sampleRate: number;
+  /** Seconds from the start of the recording of sample 0 (default 0: the whole recording). */
+  startSeconds?: number;
 }
 
 /** A stretch of time in seconds. */
@@ -72,14 +74,15 @@ export function makeClip(audio: DecodedAudio, options: ClipOptions): Clip {
     throw new RangeError('The recording has no audio to cut a clip from.');
   }
   const length = Math.min(...audio.channelData.map((c) => c.length));
-  const first = clampFrame(Math.round(options.range.startSeconds * sampleRate), length);
-  const last = clampFrame(Math.round(options.range.endSeconds * sampleRate), length);
+  const offset = audio.startSeconds ?? 0;
+  const first = clampFrame(Math.round((options.range.startSeconds - offset) * sampleRate), length);
+  const last = clampFrame(Math.round((options.range.endSeconds - offset) * sampleRate), length);
   const frames = last - first;
   if (!(frames > 0)) throw new RangeError('The selected range holds no audio: select a range inside the recording.');
   if (frames / sampleRate > MAX_CLIP_SECONDS) {
     throw new RangeError(`A clip is at most ${String(MAX_CLIP_SECONDS / 60)} minutes: select a shorter range.`);
   }
-  const startSeconds = first / sampleRate;
+  const startSeconds = offset + first / sampleRate;
   const durationSeconds = frames / sampleRate;
   const maskedSpans = widenSpans(
     options.maskSpans.map((s) => ({
