@@ -7,6 +7,7 @@
  * Input is planar Float32 PCM in [-1, 1] as the peaks decoders produce it (peaks/pcm.ts
  * `PcmChunk`); times are seconds from the start of the recording.
  */
+import { MAX_PACK_RANGE_SECONDS } from '../../shared/evidence-pack-request';
 
 /** Decoded audio: one Float32Array per channel, equal lengths. */
 export interface DecodedAudio {
@@ -59,8 +60,8 @@ export const DEFAULT_MASK_MARGIN_SECONDS = 0.25;
 export const BLEEP_HZ = 1000;
 /** Amplitude of the bleep, 0–1 (about -12 dBFS: audible, not painful). */
 export const BLEEP_AMPLITUDE = 0.25;
-/** Longest clip, in seconds (the recording decoder's cap is 6 hours; a ticket needs far less). */
-export const MAX_CLIP_SECONDS = 30 * 60;
+/** Longest clip, in seconds: the evidence pack's range limit (a ticket needs far less than a call). */
+export const MAX_CLIP_SECONDS = MAX_PACK_RANGE_SECONDS;
 
 /**
  * Cuts `options.range` out of `audio` and masks the spans (see the module comment).
