@@ -154,7 +154,7 @@ function merge(spans: Found[]): Found[] {
 
 /** Written e-mail addresses, and spoken ones ("jane dot doe at example dot com"). */
 function* emailSpans(text: string): Generator<Found> {
-  const written = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}/gu;
+  const written = /(?<![\p{L}\p{N}._%+-])[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}/gu;
   for (const m of text.matchAll(written)) yield { start: m.index, end: m.index + m[0].length, rule: 'email' };
   const word = '[a-z0-9]+';
   const spoken = new RegExp(

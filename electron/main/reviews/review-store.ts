@@ -8,6 +8,7 @@
  * `reviewInputSchemas` (shared/reviews.ts) before calling it.
  */
 import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { ReviewDatabaseState } from '../../shared/reviews';
@@ -52,6 +53,7 @@ export interface ReviewStoreOptions extends OpenReviewDatabaseOptions {
  */
 export function openReviewStore(dir: string, options: ReviewStoreOptions = {}): ReviewStore {
   const now = options.now ?? Date.now;
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const opened = openReviewDatabase(options.path ?? join(dir, REVIEW_DATABASE_FILE), { ...options, now });
   const store = assemble(opened.db, { now, newId: options.newId ?? randomUUID }, opened);
   if (opened.state.kind !== 'newer') store.records.purgeDeleted(now() - KEEP_DELETED_MS);
