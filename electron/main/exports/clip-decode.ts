@@ -4,7 +4,7 @@
  * the samples inside the range are kept, so a clip of an hour-long call holds a few seconds of PCM,
  * not the hour. Reading stops once the range is decoded (the download is cancelled).
  */
-import { ApiError } from '../../shared/errors';
+import { ApiError } from '$shared/errors';
 import { createDecoder } from '../peaks/codec-decoders';
 import { detectFormat } from '../peaks/detect-format';
 import { checkBytesRead, checkLayout, concat, type ChunkDecoder, type PcmChunk } from '../peaks/pcm';

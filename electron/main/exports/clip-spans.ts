@@ -5,8 +5,8 @@
  * widens each span by a margin (clip-wav.ts). This errs wide on purpose, and the pack says so
  * (shared/evidence-pack.ts `audioRedactionNote`).
  */
-import type { LogEntry } from '../../shared/domain';
-import { findPii, type RedactionSettings } from '../../shared/redaction';
+import type { LogEntry } from '$shared/domain';
+import { findPii, type RedactionSettings } from '$shared/redaction';
 import type { TimeSpan } from './clip-wav';
 
 /** A masked entry's stretch of audio, and which entry it is. */

@@ -7,7 +7,7 @@
  * Input is planar Float32 PCM in [-1, 1] as the peaks decoders produce it (peaks/pcm.ts
  * `PcmChunk`); times are seconds from the start of the recording.
  */
-import { MAX_PACK_RANGE_SECONDS } from '../../shared/evidence-pack-request';
+import { MAX_PACK_RANGE_SECONDS } from '$shared/evidence-pack-request';
 
 /** Decoded audio: one Float32Array per channel, equal lengths. */
 export interface DecodedAudio {

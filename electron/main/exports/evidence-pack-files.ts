@@ -12,18 +12,12 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { formatInteractionLink } from '../../shared/deep-link';
-import type { LogEntry } from '../../shared/domain';
-import type { EvidencePackRequest } from '../../shared/evidence-pack-request';
-import {
-  audioRedactionNote,
-  packExcerptText,
-  spanLabel,
-  ticketMarkdown,
-  timingFactsText,
-} from '../../shared/evidence-pack';
-import type { RedactionSettings } from '../../shared/redaction';
-import type { ReviewRecord } from '../../shared/reviews';
+import { formatInteractionLink } from '$shared/deep-link';
+import type { LogEntry } from '$shared/domain';
+import type { EvidencePackRequest } from '$shared/evidence-pack-request';
+import { audioRedactionNote, packExcerptText, spanLabel, ticketMarkdown, timingFactsText } from '$shared/evidence-pack';
+import type { RedactionSettings } from '$shared/redaction';
+import type { ReviewRecord } from '$shared/reviews';
 import { writeAtomically } from './atomic-write';
 import { piiAudioSpans } from './clip-spans';
 import { DEFAULT_MASK_MARGIN_SECONDS, makeClip, type DecodedAudio, type TimeSpan } from './clip-wav';

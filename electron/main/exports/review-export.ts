@@ -15,10 +15,10 @@
  * redacted.
  */
 import { stringify } from 'csv-stringify/sync';
-import { redact, type RedactionSettings } from '../../shared/redaction';
-import type { Rubric, ReviewRecord, ReviewQuery } from '../../shared/reviews';
-import { VERDICT_LABELS, ticketText } from '../../shared/reviews';
-import { clockLabel } from '../../shared/transcript-export';
+import { redact, type RedactionSettings } from '$shared/redaction';
+import type { Rubric, ReviewRecord, ReviewQuery } from '$shared/reviews';
+import { VERDICT_LABELS, ticketText } from '$shared/reviews';
+import { clockLabel } from '$shared/transcript-export';
 import type { ReviewStore } from '../reviews/review-store';
 
 /** The export formats of the Reviews screen. */

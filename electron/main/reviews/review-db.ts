@@ -13,7 +13,7 @@
 import { chmodSync, closeSync, existsSync, openSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
-import type { ReviewDatabaseState } from '../../shared/reviews';
+import type { ReviewDatabaseState } from '$shared/reviews';
 import { MIGRATIONS, SCHEMA_VERSION, migrate, userVersion, type Migration } from './migrations';
 
 /** File name of the review database inside the user-data folder. */

@@ -3,7 +3,7 @@
  * the recording). Every change is one committed transaction that also sets the record's
  * `updated_at_ms`. Deleting is soft: {@link ReviewNotes.restore} undoes it (the record's "Undo").
  */
-import { REVIEW_LIMITS, type ReviewNote } from '../../shared/reviews';
+import { REVIEW_LIMITS, type ReviewNote } from '$shared/reviews';
 import { ReviewStoreError } from './review-db';
 import { read, write, type ReviewContext } from './review-context';
 import { noteOf, type NoteRow, type RecordKey, type ReviewRecords } from './review-records';

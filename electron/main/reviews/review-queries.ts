@@ -7,7 +7,7 @@
  * the score is worked out against each record's rubric version. Text matching ignores case
  * (`review_fold`, JavaScript's lower-casing, registered on the connection).
  */
-import type { ReviewPage, ReviewQuery, ReviewRow, ReviewSummary } from '../../shared/reviews';
+import type { ReviewPage, ReviewQuery, ReviewRow, ReviewSummary } from '$shared/reviews';
 import { read, type ReviewContext } from './review-context';
 import { scorePercentOf, ticketOf, verdictOf, type RecordRow } from './review-records';
 import type { ReviewRubrics } from './review-rubrics';

@@ -8,7 +8,7 @@
  * reviewer moved on from the undo). {@link ReviewRecords.purgeDeleted} removes what was deleted
  * long ago, notes included.
  */
-import { scoreRubric, type CriterionScore } from '../../shared/rubric-scoring';
+import { scoreRubric, type CriterionScore } from '$shared/rubric-scoring';
 import {
   scoresSchema,
   parseTicket,
@@ -18,7 +18,7 @@ import {
   type ReviewRecord,
   type Ticket,
   type Verdict,
-} from '../../shared/reviews';
+} from '$shared/reviews';
 import { ReviewStoreError } from './review-db';
 import { parseJsonColumn, read, write, type ReviewContext } from './review-context';
 import type { ReviewRubrics } from './review-rubrics';

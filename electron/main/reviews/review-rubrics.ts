@@ -12,12 +12,7 @@
  * written to the file the first time a call is scored or the rubric is saved.
  */
 import { z } from 'zod';
-import {
-  DEFAULT_RUBRIC_CRITERIA,
-  rubricCriterionSchema,
-  type Rubric,
-  type RubricCriterion,
-} from '../../shared/reviews';
+import { DEFAULT_RUBRIC_CRITERIA, rubricCriterionSchema, type Rubric, type RubricCriterion } from '$shared/reviews';
 import { parseJsonColumn, read, write, type ReviewContext } from './review-context';
 
 interface RubricRow {

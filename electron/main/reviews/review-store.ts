@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
-import type { ReviewDatabaseState } from '../../shared/reviews';
+import type { ReviewDatabaseState } from '$shared/reviews';
 import { REVIEW_DATABASE_FILE, openReviewDatabase, type OpenReviewDatabaseOptions } from './review-db';
 import type { ReviewContext } from './review-context';
 import { ReviewNotes } from './review-notes';

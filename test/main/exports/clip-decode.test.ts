@@ -9,7 +9,7 @@ import {
   STEREO_LEFT_AMPLITUDE,
   STEREO_RIGHT_AMPLITUDE,
   type AudioFixtures,
-} from '../fixtures/audio-fixtures';
+} from '../../fixtures/audio-fixtures';
 
 const RATE = 8000;
 

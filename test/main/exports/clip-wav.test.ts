@@ -11,7 +11,7 @@ import {
 } from '../../../electron/main/exports/clip-wav';
 import { createWavDecoder } from '../../../electron/main/peaks/wav-decoder';
 import { DEFAULT_REDACTION_SETTINGS } from '../../../electron/shared/redaction';
-import { hasCommand, soxInfo } from '../fixtures/audio-fixtures';
+import { hasCommand, soxInfo } from '../../fixtures/audio-fixtures';
 import { tempDir } from '../reviews/fixtures/review-temp';
 
 const RATE = 8000;
