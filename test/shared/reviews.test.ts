@@ -5,7 +5,7 @@ import {
   reviewInputSchemas,
   rubricCriteriaSchema,
   tagsSchema,
-} from '../../../electron/shared/reviews';
+} from '$shared/reviews';
 
 describe('ticket field', () => {
   it.each([

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { parseInteractionLink } from '../../../electron/shared/deep-link';
+import { parseInteractionLink } from '$shared/deep-link';
 import {
   audioRedactionNote,
   packExcerptText,
   ticketMarkdown,
   timingFactsText,
   type TicketBlockInput,
-} from '../../../electron/shared/evidence-pack';
-import { DEFAULT_REDACTION_SETTINGS } from '../../../electron/shared/redaction';
+} from '$shared/evidence-pack';
+import { DEFAULT_REDACTION_SETTINGS } from '$shared/redaction';
 
 const SID = 'interaction_1b4e28ba-2fa1-11d2-883f-0016d3cca427';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isScore, percentLabel, scoreRubric } from '../../../electron/shared/rubric-scoring';
+import { isScore, percentLabel, scoreRubric } from '$shared/rubric-scoring';
 
 const rubric = [
   { id: 'correct', weight: 3 },

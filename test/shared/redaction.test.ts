@@ -5,8 +5,8 @@ import {
   redact,
   redactionSettingsSchema,
   type RedactionRule,
-} from '../../../electron/shared/redaction';
-import { spokenYear } from '../../../electron/shared/spoken-numbers';
+} from '$shared/redaction';
+import { spokenYear } from '$shared/spoken-numbers';
 
 const YEAR = { referenceYear: 2026 };
 const masked = (text: string) => redact(text, DEFAULT_REDACTION_SETTINGS, YEAR).text;
