@@ -6,7 +6,12 @@ export default defineConfig({
   test: {
     projects: [
       {
-        test: { name: 'main', environment: 'node', include: ['test/main/**/*.test.ts'], testTimeout: 20_000 },
+        test: {
+          name: 'main',
+          environment: 'node',
+          include: ['test/main/**/*.test.ts', 'test/bench/**/*.test.ts'],
+          testTimeout: 20_000,
+        },
       },
       {
         plugins: [svelte()],
