@@ -33,12 +33,12 @@ export function toText(blocks: Block[]): string {
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-/** Markdown: `###` headings, pipe tables (figures right-aligned). */
+/** Markdown: `###` headings, each line of text a paragraph, pipe tables (figures right-aligned). */
 export function toMarkdown(blocks: Block[]): string {
   const out: string[] = [];
   for (const block of blocks) {
     if (block.kind === 'heading') out.push('', `### ${block.text}`, '');
-    else if (block.kind === 'text') out.push(...block.lines.map((line) => cell(line.trim())), '');
+    else if (block.kind === 'text') for (const line of block.lines) out.push(cell(line.trim()), '');
     else {
       out.push(`| ${block.header.map(cell).join(' | ')} |`);
       out.push(`|${block.header.map((_, c) => (c === 0 ? '---' : '---:')).join('|')}|`);

@@ -76,9 +76,7 @@ function setup(r: ReportInput): Block[] {
         `The machine's own speed: bare <audio> first audio ${bare.length ? bare.join(', ') : '—'}.`,
         `Builds: ${builds}. ${r.runs} run(s); links: ${r.links.join(', ')}; cells: ${cells}; ${Math.round(r.elapsedSeconds / 60)} min.`,
         `Calls: ${r.calls.map((c) => `${c} (${CALLS[c].description}, ${(r.fileBytes[c] / 1e6).toFixed(1)} MB)`).join('; ') || 'none'}.`,
-        'Ratios are paired: in every run each subject is measured back to back with its reference (order alternating: app first in odd runs,',
-        'references first in even ones); a ratio is the median of the per-run ratios, with their range and the number of runs. A target passes',
-        'on the median; a range that straddles its limit is "inconclusive"; KEPT OUT = the self-check found the figure too unsteady here.',
+        'Ratios are paired: in every run each subject is measured back to back with its reference (order alternating: app first in odd runs, references first in even ones); a ratio is the median of the per-run ratios, with their range and the number of runs. A target passes on the median; a range that straddles its limit is "inconclusive"; KEPT OUT = the self-check found the figure too unsteady here.',
       ],
     },
   ];
@@ -279,8 +277,7 @@ function transcriptBlocks(r: ReportInput): Block[] {
     {
       kind: 'text',
       lines: [
-        '  painted: response (plain list: entries handed over) -> first row on screen; tick: playback at 2x from 10:00, one sample per',
-        '  \'timeupdate\' (capture -> a late listener forcing layout); search: one sample per keystroke of "appointment" and "entry 4381".',
+        '  painted: response (plain list: entries handed over) -> first row on screen; tick: playback at 2x from 10:00, one sample per \'timeupdate\' (capture -> a late listener forcing layout); search: one sample per keystroke of "appointment" and "entry 4381".',
       ],
     },
   ];

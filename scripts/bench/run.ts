@@ -118,6 +118,8 @@ async function main(): Promise<void> {
   const builds: Build[] = [thisTree(args.build, log)];
   if (args.against) builds.push(await againstRef(args.against, log));
   const selfCheck = builds[1]?.commit === headCommit();
+  if (args.updateNoisy && !selfCheck)
+    throw new Error('--update-noisy: only a self-check (--against HEAD) may rewrite the list');
   const calls = args.cells.map((c) => CELL_CALL[c]).filter((c): c is CallName => c !== undefined);
   const transcript = args.cells.includes('transcript') && args.paths.includes('vr');
   const soakCell = args.cells.includes('soak') && args.paths.includes('vr');
@@ -185,13 +187,10 @@ async function main(): Promise<void> {
   process.stdout.write(toText(blocks));
   if (args.markdown) writeFileSync(args.markdown, toMarkdown(blocks));
   if (args.updateNoisy) {
-    if (!selfCheck) throw new Error('--update-noisy: only a self-check (--against HEAD) may rewrite the list');
+    const command = ['npm run bench --', ...process.argv.slice(2)].join(' ');
     writeNoisy(
       unsteady,
-      `npm run bench -- --against HEAD --runs ${args.runs} ${args.links.length === 1 ? `--${args.links[0] === 'loopback' ? 'loopback' : 'throttle'}` : ''} on ${new Date().toISOString().slice(0, 10)}, ${os.cpus()[0]?.model ?? 'unknown CPU'}`.replace(
-        '  ',
-        ' ',
-      ),
+      `${command} (${new Date().toISOString().slice(0, 10)}, ${os.cpus()[0]?.model ?? 'unknown CPU'})`,
     );
     log(`Wrote ${Object.keys(unsteady).length} unsteady figure(s) to scripts/bench/noisy-figures.json`);
   }
