@@ -185,6 +185,8 @@ async function main(): Promise<void> {
     elapsedSeconds: (performance.now() - started) / 1000,
   });
   process.stdout.write(toText(blocks));
+  // BENCH_SAMPLES=<file>: every sample as JSON (a diagnostic; unset in real runs).
+  if (process.env.BENCH_SAMPLES) writeFileSync(process.env.BENCH_SAMPLES, JSON.stringify(store.all(), null, 1));
   if (args.markdown) writeFileSync(args.markdown, toMarkdown(blocks));
   if (args.updateNoisy) {
     const command = ['npm run bench --', ...process.argv.slice(2)].join(' ');

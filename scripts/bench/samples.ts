@@ -81,6 +81,11 @@ export class SampleStore {
     return [...new Set(this.samples.map((s) => s.figure))];
   }
 
+  /** Every sample, as JSON-ready objects (for BENCH_SAMPLES, a diagnostic dump). */
+  all(): ReadonlyArray<{ figure: string; subject: string; run: number; value: number }> {
+    return this.samples;
+  }
+
   /** Adds a note under `where` (a subject or a cell). */
   note(where: string, text: string): void {
     const set = this.notes.get(where) ?? new Set<string>();
