@@ -4,8 +4,13 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 
 // Main and preload build as CommonJS (package.json has no "type": "module"); the sandboxed
 // preload must be a single file, which it is: it imports only `electron` and electron/shared.
+// `$shared` is electron/shared (the IPC contract and domain types) on every side, as in the
+// tsconfigs and vitest.
+const shared = { $shared: resolve(__dirname, 'electron/shared') };
+
 export default defineConfig({
   main: {
+    resolve: { alias: shared },
     build: {
       rollupOptions: {
         input: {
@@ -17,12 +22,12 @@ export default defineConfig({
     },
   },
   preload: {
+    resolve: { alias: shared },
     build: { rollupOptions: { input: { index: resolve(__dirname, 'electron/preload/index.ts') } } },
   },
   renderer: {
     root: resolve(__dirname, 'renderer'),
-    // `$shared` is electron/shared (the IPC contract and domain types), also in tsconfig.web.json and vitest.
-    resolve: { alias: { $shared: resolve(__dirname, 'electron/shared') } },
+    resolve: { alias: shared },
     plugins: [svelte()],
     build: { rollupOptions: { input: { index: resolve(__dirname, 'renderer/index.html') } } },
   },

@@ -22,16 +22,16 @@ import {
   type WebContents,
 } from 'electron';
 import log from 'electron-log/main';
-import { PUSH_CHANNELS, type MenuCommand } from '../shared/contract';
-import { applicationMenuTemplate } from './app-menu';
-import { createAppProtocolHandler } from './app-protocol';
+import { PUSH_CHANNELS, type MenuCommand } from '$shared/contract';
+import { applicationMenuTemplate } from './shell/app-menu';
+import { createAppProtocolHandler } from './shell/app-protocol';
 import { electronSaveChooser } from './exports/save-dialog';
-import { createLinkRouter, findLinkArgument, registerLinkScheme } from './deep-links';
-import { createKeytarStore } from './keychain';
-import { configureMainLog } from './log';
+import { createLinkRouter, findLinkArgument, registerLinkScheme } from './shell/deep-links';
+import { createKeytarStore } from './keys/keychain';
+import { configureMainLog } from './shell/log';
 import { createMainStack, registerIpc } from './main-stack';
-import { RECORDING_SCHEME } from './recording-protocol';
-import { createKeyStorage } from './secret-storage';
+import { RECORDING_SCHEME } from './recordings/recording-protocol';
+import { createKeyStorage } from './keys/secret-storage';
 import {
   APP_INDEX_URL,
   APP_SCHEME,
@@ -40,14 +40,8 @@ import {
   isExternalLinkAllowed,
   isPermissionAllowed,
   secureWebPreferences,
-} from './security';
-import {
-  chooseWindowPlacement,
-  createWindowStateStore,
-  MIN_WINDOW_SIZE,
-  rememberWindowState,
-  type WindowStateStore,
-} from './window-state';
+} from './shell/security';
+import { APP_WINDOW_PLACEMENT, keepOnScreen } from './shell/app-window';
 
 // Every renderer sandboxed, whatever a window's own preferences say (Electron security checklist).
 app.enableSandbox();
@@ -138,19 +132,14 @@ async function start(): Promise<void> {
   lockDownDefaultSession();
   app.on('web-contents-created', (_event, contents) => lockDownWebContents(contents));
 
-  const windowStates = createWindowStateStore(userDataDir);
-  let flushWindowState: () => Promise<void> = () => Promise.resolve();
-  const openWindow = () =>
-    createWindow(windowStates)
-      .then((flush) => (flushWindowState = flush))
-      .catch((err: unknown) => log.error('Could not open the window:', err));
+  const openWindow = () => createWindow().catch((err: unknown) => log.error('Could not open the window:', err));
   reopenWindow = () => void openWindow();
   await openWindow();
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) void openWindow();
   });
   app.on('window-all-closed', () => {
-    void Promise.allSettled([stack.close(), flushWindowState()]).finally(() => {
+    void stack.close().finally(() => {
       if (process.platform !== 'darwin') app.quit();
     });
   });
@@ -223,34 +212,24 @@ function lockDownWebContents(contents: WebContents): void {
   });
 }
 
-/**
- * Opens the app window where it was last (or centred), hardened, on the app's page.
- * @returns a function that saves the window's position now (for quitting)
- */
-async function createWindow(windowStates: WindowStateStore): Promise<() => Promise<void>> {
-  const placement = chooseWindowPlacement(await windowStates.load(), screen.getAllDisplays());
+/** Opens the app window where it was last (Electron remembers it; else centred), hardened, on the app's page. */
+async function createWindow(): Promise<void> {
   const win = new BrowserWindow({
-    width: placement.width,
-    height: placement.height,
-    ...(placement.center ? { center: true } : { x: placement.x, y: placement.y }),
-    minWidth: MIN_WINDOW_SIZE.width,
-    minHeight: MIN_WINDOW_SIZE.height,
+    ...APP_WINDOW_PLACEMENT,
     title: 'Voice Review',
     // The page's background in the system's theme (app.css), so the window does not flash white.
     backgroundColor: nativeTheme.shouldUseDarkColors ? '#0f172a' : '#f8fafc',
     show: false,
     webPreferences: secureWebPreferences(join(__dirname, '../preload/index.js'), { devTools: !app.isPackaged }),
   });
-  const remembered = rememberWindowState(win, windowStates, (err) =>
-    log.warn('Could not save the window position:', err),
-  );
   win.once('ready-to-show', () => {
-    if (placement.maximized) win.maximize();
+    if (keepOnScreen(win, screen.getAllDisplays(), screen.getPrimaryDisplay())) {
+      log.info('The window was outside every display; it opens centred.');
+    }
     win.show();
   });
   win.on('closed', () => links.detach());
   await win.loadURL(devServerUrl ?? APP_INDEX_URL);
   // The page is loaded and listens: a link kept since start-up (or since the window closed) goes now.
   links.attach({ send: (channel, payload) => win.webContents.send(channel, payload), reveal: () => revealWindow(win) });
-  return () => remembered.flush();
 }

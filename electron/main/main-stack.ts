@@ -6,25 +6,25 @@
  * cache folders), so what they exercise is what ships. Plain Node: no Electron import.
  */
 import { join } from 'node:path';
-import { API_METHODS, channelOf, type ApiMethod, type IpcResult } from '../shared/contract';
-import { RECORDING_PATH_PREFIX, recordingSrcOf } from '../shared/recording-src';
+import { API_METHODS, channelOf, type ApiMethod, type IpcResult } from '$shared/contract';
+import { RECORDING_PATH_PREFIX, recordingSrcOf } from '$shared/recording-src';
 import type { Resolver } from './api/destination';
-import { withAppCors } from './app-protocol';
+import { withAppCors } from './shell/app-protocol';
 import { startDemoServer } from './demo/server';
 import type { SavePathChooser } from './exports/save-dialog';
 import { createExportsService } from './exports/service';
-import { createHandlers, type HandlerTable } from './handlers';
-import type { SecretStore } from './keychain';
-import { registerIpcSecrets, registerSecret, registeringSecrets, type MainLog } from './log';
+import { createHandlers, type HandlerTable } from './shell/handlers';
+import type { SecretStore } from './keys/keychain';
+import { registerIpcSecrets, registerSecret, registeringSecrets, type MainLog } from './shell/log';
 import { createPeaksService, type PeaksService } from './peaks/service';
 import { createWorkerDecoder, type PeaksDecoder } from './peaks/worker-decoder';
-import { createRecentCalls } from './recent-calls';
-import { createRecordingCache, type RecordingCache } from './recording-cache';
-import { createRecordingHandler } from './recording-protocol';
-import type { KeyStorage } from './secret-storage';
-import { createIpcGuard } from './security';
-import { createSession, type DemoHandle, type Session } from './session';
-import { createSettingsStore } from './settings';
+import { createRecentCalls } from './workspaces/recent-calls';
+import { createRecordingCache, type RecordingCache } from './recordings/recording-cache';
+import { createRecordingHandler } from './recordings/recording-protocol';
+import type { KeyStorage } from './keys/secret-storage';
+import { createIpcGuard } from './shell/security';
+import { createSession, type DemoHandle, type Session } from './workspaces/session';
+import { createSettingsStore } from './workspaces/settings';
 
 /** Options of {@link createMainStack}. */
 export interface MainStackOptions {
@@ -122,7 +122,8 @@ export function createMainStack(options: MainStackOptions): MainStack {
     onRecordingsForgotten: () => void recordings.clear(),
     recordingSrcPrefix,
   });
-  const locate = (sid: string) => session.locateRecording(sid);
+  const { activeWorkspace } = session;
+  const locate = (sid: string) => activeWorkspace.locateRecording(sid);
   const decoder = options.peaksDecoder;
   const workerDecoder =
     decoder === undefined || typeof decoder === 'function' ? null : createWorkerDecoder(decoder.workerPath);
@@ -134,11 +135,12 @@ export function createMainStack(options: MainStackOptions): MainStack {
   });
   const handlers = createHandlers({
     session,
+    activeWorkspace,
     peaks,
     recordingSrc: (sid) => recordingSrcOf(recordingSrcPrefix, sid),
     exports: createExportsService({
-      lookUpInteraction: (sid) => session.lookUpInteraction(sid),
-      workspaceName: () => session.activeWorkspaceName(),
+      lookUpInteraction: (sid) => activeWorkspace.lookUpInteraction(sid),
+      workspaceName: () => activeWorkspace.workspace()?.name ?? null,
       locateRecording: locate,
       decodedDurationSeconds: (sid) => {
         const progress = peaks.progress(sid);

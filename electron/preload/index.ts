@@ -5,8 +5,8 @@
  * sandboxed, so it imports only `electron` and the bundled shared contract.
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import { createAppEvents, createRawApi } from '../shared/bridge';
-import { channelOf } from '../shared/contract';
+import { createAppEvents, createRawApi } from '$shared/bridge';
+import { channelOf } from '$shared/contract';
 
 contextBridge.exposeInMainWorld(
   'api',

@@ -1,6 +1,6 @@
 /**
  * The IPC contract: declared once, implemented by the preload (`electron/preload/index.ts`),
- * served by main (`electron/main/handlers.ts`, one handler per entry) and typed on `window.api`
+ * served by main (`electron/main/shell/handlers.ts`, one handler per entry) and typed on `window.api`
  * in the renderer. See STYLE.md "One contract, three users".
  */
 import type { LinkParseResult } from './deep-link';

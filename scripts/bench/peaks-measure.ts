@@ -18,8 +18,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createPeaksService } from '../../electron/main/peaks/service';
+import { createRecordingCache } from '../../electron/main/recordings/recording-cache';
 import { createApiClient } from '../../electron/main/api/client';
-import { recordingLocation } from '../../electron/main/recording-protocol';
+import { recordingLocation } from '../../electron/main/recordings/recording-location';
 
 const MINUTES = 40;
 const SID = 'interaction_00000000-0000-4000-8000-00000000b3c4';
@@ -173,6 +174,7 @@ async function main(): Promise<void> {
     const server = await serve(r.file);
     const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vr-peaks-bench-cache-'));
     const service = createPeaksService({
+      recordings: createRecordingCache(),
       locate: () =>
         Promise.resolve(
           recordingLocation(

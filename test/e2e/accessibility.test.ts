@@ -15,9 +15,10 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AxeResults } from 'axe-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Interaction, Phone } from '../../electron/shared/domain';
 import { ensureBuilt } from './build';
+import { checkPageErrorsEachTest } from './page-errors';
 import { ARTIFACTS_DIR, openDemoAfresh, ROOT, showInteraction, startHarness, type Harness } from './harness';
 import { waitForWaveform } from './review-helpers';
 
@@ -60,9 +61,7 @@ beforeAll(async () => {
   call = calls.filter((c) => c.recording.available).sort((a, b) => b.log.length - a.log.length)[0]!;
 }, 120_000);
 
-afterEach(() => {
-  expect(h.pageErrors).toEqual([]);
-});
+checkPageErrorsEachTest(() => h);
 
 afterAll(async () => {
   await h.close();
@@ -80,7 +79,7 @@ describe.each(THEMES)('axe in the %s theme', (theme) => {
     expect(await seriousViolations()).toEqual([]);
   });
 
-  it('Interactions: a demo call with its waveform drawn', async () => {
+  it('Calls: a demo call with its waveform drawn', async () => {
     await openDemoAfresh(h);
     await showInteraction(h.page, call.sid);
     await waitForWaveform(h.page);
@@ -145,7 +144,7 @@ describe('a call in the dark theme, and an excerpt on the clipboard', () => {
     await transcript.getByRole('checkbox', { name: 'Select entry 2 for an excerpt' }).click();
     await transcript.getByRole('checkbox', { name: 'Select entry 4 for an excerpt' }).click({ modifiers: ['Shift'] });
     const bar = transcript.getByRole('group', { name: 'Excerpt' });
-    await expect(bar.getByText('3 entries selected').isVisible()).resolves.toBe(true);
+    await expect.poll(() => bar.getByText('3 entries selected').isVisible()).toBe(true);
     for (const [entry, picked] of [
       [1, false],
       [2, true],
@@ -154,7 +153,7 @@ describe('a call in the dark theme, and an excerpt on the clipboard', () => {
       [5, false],
     ] as const) {
       const box = transcript.getByRole('checkbox', { name: `Select entry ${entry} for an excerpt` });
-      await expect(box.isChecked()).resolves.toBe(picked);
+      await expect.poll(() => box.isChecked()).toBe(picked);
     }
     // Part of the call played, so the screenshot shows both wave colours and the current entry.
     const slider = h.page.getByRole('slider', { name: /Playback position/ });
@@ -174,6 +173,6 @@ describe('a call in the dark theme, and an excerpt on the clipboard', () => {
     }
 
     await transcript.getByRole('checkbox', { name: 'Select entry 4 for an excerpt' }).press('Escape');
-    await expect(bar.count()).resolves.toBe(0);
+    await expect.poll(() => bar.count()).toBe(0);
   });
 });

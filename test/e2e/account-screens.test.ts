@@ -5,9 +5,10 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Phone, SipTrunk, Webhook } from '../../electron/shared/domain';
 import { ensureBuilt } from './build';
+import { checkPageErrorsEachTest } from './page-errors';
 import { ARTIFACTS_DIR, startHarness, type Harness } from './harness';
 
 let h: Harness;
@@ -61,9 +62,7 @@ beforeAll(async () => {
   await h.page.getByLabel('Current workspace').getByText('Demo workspace').waitFor();
 });
 
-afterEach(() => {
-  expect(h.pageErrors).toEqual([]);
-});
+checkPageErrorsEachTest(() => h);
 
 afterAll(async () => {
   await h.close();
@@ -82,7 +81,7 @@ describe('phones', () => {
     await form.getByLabel('Outbound agent SID').fill(agent);
     await form.getByRole('button', { name: 'Save changes' }).click();
     await h.page.getByText(/Saved at .* Showing the server's version/).waitFor();
-    await expect(list.getByRole('button', { name: 'Open Renamed by e2e' }).isVisible()).resolves.toBe(true);
+    await expect.poll(() => list.getByRole('button', { name: 'Open Renamed by e2e' }).isVisible()).toBe(true);
     const saved = await value<Phone>(h.handlers.getPhone([phone.number]));
     expect(saved).toMatchObject({ name: 'Renamed by e2e', inboundAgentId: agent, outboundAgentId: agent });
   });
@@ -93,8 +92,8 @@ describe('phones', () => {
     const form = await openPhone(phones[phones.length - 1]!);
     await form.getByLabel('Outbound agent SID').fill('agent_not-a-uuid');
     await form.getByRole('button', { name: 'Save changes' }).click();
-    await expect(form.getByText(/Agent SIDs look like agent_ followed by a UUID/).isVisible()).resolves.toBe(true);
-    await expect(form.getByLabel('Outbound agent SID').inputValue()).resolves.toBe('agent_not-a-uuid');
+    await expect.poll(() => form.getByText(/Agent SIDs look like agent_ followed by a UUID/).isVisible()).toBe(true);
+    await expect.poll(() => form.getByLabel('Outbound agent SID').inputValue()).toBe('agent_not-a-uuid');
 
     // A failure from the service: the handler answers as main does when the server returns 503.
     await form.getByLabel('Outbound agent SID').fill('agent_99999999-2222-4333-8444-555555555555');
@@ -113,7 +112,7 @@ describe('phones', () => {
       await form.getByRole('button', { name: 'Save changes' }).click();
       await form.getByRole('alert').waitFor();
       await expect(form.getByRole('alert').innerText()).resolves.toMatch(/HTTP 503/);
-      await expect(form.getByLabel('Name').inputValue()).resolves.toBe('Will not be saved');
+      await expect.poll(() => form.getByLabel('Name').inputValue()).toBe('Will not be saved');
     } finally {
       h.handlers.updatePhone = realUpdate;
     }
@@ -149,9 +148,9 @@ describe('SIP trunks', () => {
     await region.getByRole('button', { name: 'Open E2E masked' }).click();
     const panel = h.page.getByRole('region', { name: 'SIP trunk panel' });
     await panel.getByRole('heading', { name: 'E2E masked' }).waitFor();
-    await expect(panel.getByText('m4sked-e2e').count()).resolves.toBe(0);
+    await expect.poll(() => panel.getByText('m4sked-e2e').count()).toBe(0);
     await panel.getByRole('button', { name: 'Reveal' }).click();
-    await expect(panel.getByText('m4sked-e2e').isVisible()).resolves.toBe(true);
+    await expect.poll(() => panel.getByText('m4sked-e2e').isVisible()).toBe(true);
     await panel.getByRole('button', { name: 'Hide' }).click();
 
     await region.getByRole('button', { name: 'New SIP trunk' }).click();
@@ -160,8 +159,8 @@ describe('SIP trunks', () => {
     await form.getByLabel('Termination URI').fill('http://not-sip');
     await form.getByLabel(/Username/).fill('only-user');
     await form.getByRole('button', { name: 'Create SIP trunk' }).click();
-    await expect(form.getByText(/Use a sip: or sips: URI/).isVisible()).resolves.toBe(true);
-    await expect(form.getByText(/Give both a username and a password/).isVisible()).resolves.toBe(true);
+    await expect.poll(() => form.getByText(/Use a sip: or sips: URI/).isVisible()).toBe(true);
+    await expect.poll(() => form.getByText(/Give both a username and a password/).isVisible()).toBe(true);
     await h.page.screenshot({ path: join(ARTIFACTS_DIR, 'sip-trunks.png') });
     await form.getByRole('button', { name: 'Cancel' }).click();
   });
@@ -175,17 +174,17 @@ describe('webhooks', () => {
     const region = h.page.getByRole('region', { name: 'Webhooks' });
     await region.getByRole('button', { name: `Delete ${target.url}` }).click();
     const dialog = h.page.getByRole('dialog', { name: 'Delete this webhook?' });
-    await expect(dialog.getByText(target.url!).isVisible()).resolves.toBe(true);
+    await expect.poll(() => dialog.getByText(target.url!).isVisible()).toBe(true);
     await h.page.screenshot({ path: join(ARTIFACTS_DIR, 'webhooks-confirm.png') });
     await h.page.keyboard.press('Escape');
-    await expect(dialog.isVisible()).resolves.toBe(false);
+    await expect.poll(() => dialog.isVisible()).toBe(false);
     expect(await value<Webhook[]>(h.handlers.listWebhooks([]))).toHaveLength(before.length);
-    await expect(region.getByRole('button', { name: `Open ${target.url}` }).isVisible()).resolves.toBe(true);
+    await expect.poll(() => region.getByRole('button', { name: `Open ${target.url}` }).isVisible()).toBe(true);
 
     await region.getByRole('button', { name: `Delete ${target.url}` }).click();
     await dialog.getByRole('button', { name: 'Delete webhook' }).click();
     await h.page.getByText(`Deleted ${target.url}.`).waitFor();
-    await expect(region.getByRole('button', { name: `Open ${target.url}` }).count()).resolves.toBe(0);
+    await expect.poll(() => region.getByRole('button', { name: `Open ${target.url}` }).count()).toBe(0);
     expect((await value<Webhook[]>(h.handlers.listWebhooks([]))).map((w) => w.sid)).not.toContain(target.sid);
 
     await h.page.reload();
@@ -195,12 +194,14 @@ describe('webhooks', () => {
       .getByRole('button', { name: /^Open / })
       .first()
       .waitFor();
-    await expect(
-      h.page
-        .getByRole('region', { name: 'Webhooks' })
-        .getByRole('button', { name: `Open ${target.url}` })
-        .count(),
-    ).resolves.toBe(0);
+    await expect
+      .poll(() =>
+        h.page
+          .getByRole('region', { name: 'Webhooks' })
+          .getByRole('button', { name: `Open ${target.url}` })
+          .count(),
+      )
+      .toBe(0);
   });
 
   it('a failed delete brings the row back with the error', async () => {
@@ -221,7 +222,7 @@ describe('webhooks', () => {
       await expect(region.getByRole('alert').innerText()).resolves.toMatch(
         /was not deleted[\s\S]*connection was refused/,
       );
-      await expect(region.getByRole('button', { name: `Open ${target.url}` }).isVisible()).resolves.toBe(true);
+      await expect.poll(() => region.getByRole('button', { name: `Open ${target.url}` }).isVisible()).toBe(true);
     } finally {
       h.handlers.deleteWebhook = realDelete;
     }

@@ -1,18 +1,19 @@
 /**
  * `voice-review://` links, end to end: the built renderer in Debian's Chromium with the built
  * preload (its `ipcRenderer.on` stood in), against the embedded demo service. Main's push of a
- * parsed link (as electron/main/deep-links.ts sends it) opens the demo call in the Interaction
+ * parsed link (as electron/main/shell/deep-links.ts sends it) opens the demo call in the Interaction
  * view and playback starts at the link's time; a link naming a workspace not set up here shows the
  * call with a note; the "Open link…" dialog (opened by the native menu's command) refuses a
  * hostile link with words and opens a good one. Screenshot: test-artifacts/deep-link.png.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PUSH_CHANNELS, type OpenLinkPush } from '../../electron/shared/contract';
 import type { Interaction } from '../../electron/shared/domain';
 import { pushToRenderer } from '../fixtures/preload-bridge';
 import { ensureBuilt } from './build';
+import { checkPageErrorsEachTest } from './page-errors';
 import { ARTIFACTS_DIR, openDemoAfresh, playerTimeSeconds, startHarness, type Harness } from './harness';
 import { mediaTimeSeconds } from './review-helpers';
 
@@ -36,13 +37,10 @@ beforeAll(async () => {
   mkdirSync(ARTIFACTS_DIR, { recursive: true });
 });
 
-beforeEach(async () => {
-  h.pageErrors.length = 0;
-  await openDemoAfresh(h);
-});
+checkPageErrorsEachTest(() => h);
 
-afterEach(() => {
-  expect(h.pageErrors).toEqual([]);
+beforeEach(async () => {
+  await openDemoAfresh(h);
 });
 
 afterAll(async () => {
@@ -52,7 +50,7 @@ afterAll(async () => {
 const push = (payload: OpenLinkPush) => pushToRenderer(h.page, PUSH_CHANNELS.openLink, payload);
 
 describe('links pushed by main', () => {
-  it('opens the call in the Interaction view and starts playing at the link time', async () => {
+  it('opens the call in the Calls view and starts playing at the link time', async () => {
     const page = h.page;
     await push({ ok: true, link: { sid: call.sid, atSeconds: 30, workspaceName: 'Demo workspace' } });
     await expect.poll(() => page.getByLabel('Interaction SID').inputValue()).toBe(call.sid);
@@ -63,7 +61,7 @@ describe('links pushed by main', () => {
     expect(playing).toBeGreaterThanOrEqual(30);
     expect(playing).toBeLessThan(40);
     await expect.poll(() => page.getByRole('button', { name: 'Pause' }).count()).toBe(1);
-    // The window title names the workspace (and the call once the Interaction view reports it: window-title.svelte.ts).
+    // The window title names the workspace (and the call once the Calls view reports it: window-title.svelte.ts).
     expect(await page.title()).toMatch(/Demo workspace — Voice Review$/);
     await page.screenshot({ path: join(ARTIFACTS_DIR, 'deep-link.png') });
   });

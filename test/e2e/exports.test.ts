@@ -1,31 +1,57 @@
 /**
- * Taking a call out of the app, end to end: the built renderer in Debian's Chromium with the built
- * preload, against the embedded demo service, main built by the app's composition root with its
- * save dialog stood in by a chooser of paths in a temporary folder. The page's own `window.api`
- * (the components are not placed in a view yet) exports a call's transcript as SubRip and WebVTT,
- * read back with media-captions; downloads its recording, compared byte for byte with the demo's
- * file; and lists the recent calls after three lookups through the lookup box.
+ * Taking a call out of the app, end to end, by its buttons: the built renderer in Debian's
+ * Chromium with the built preload, against the embedded demo service, main built by the app's
+ * composition root with its save dialog stood in by a chooser the test answers (a path in a
+ * temporary folder, or "cancelled"). Screenshot: the download's progress (download-progress.png). The export buttons save the transcript as SubRip and WebVTT,
+ * read back with media-captions; "Download recording" saves the recording byte for byte as
+ * served, shows its progress while a download held by the service runs, and Cancel leaves no
+ * file; the recent calls list the lookups most recent first, and Clear forgets them.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseText, tokenizeVTTCue } from 'media-captions';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { IpcResult, RecordingPeaks, VoiceReviewApi } from '../../electron/shared/contract';
+import type { RecordingPeaks } from '../../electron/shared/contract';
 import type { Interaction } from '../../electron/shared/domain';
 import { speakerLabel } from '../../electron/shared/transcript-export';
+import {
+  createRecordingGate,
+  generateRecording,
+  startLongCallServer,
+  type LongCallServer,
+  type RecordingGate,
+} from '../fixtures/long-call';
 import { ensureBuilt } from './build';
-import { openDemoAfresh, ROOT, showInteraction, startHarness, type Harness } from './harness';
+import {
+  ARTIFACTS_DIR,
+  openDemoAfresh,
+  ROOT,
+  showInteraction,
+  startHarness,
+  type Harness,
+  type SavePathChooser,
+} from './harness';
+import { checkPageErrorsEachTest } from './page-errors';
 
 let h: Harness;
 let saveDir: string;
 /** Demo calls with a playable recording. */
 let calls: Interaction[] = [];
+/** What the save dialog's stand-in was asked, in order. */
+const saveRequests: Array<Parameters<SavePathChooser>[0]> = [];
+/** How the save dialog's stand-in answers: a path in `saveDir` under the suggested name, by default. */
+let answerSave: SavePathChooser;
 
 beforeAll(async () => {
   ensureBuilt();
   saveDir = mkdtempSync(join(tmpdir(), 'vr-e2e-saves-'));
-  h = await startHarness({ chooseSavePath: (request) => Promise.resolve(join(saveDir, request.defaultName)) });
+  h = await startHarness({
+    chooseSavePath: (request) => {
+      saveRequests.push(request);
+      return answerSave(request);
+    },
+  });
   await h.session.openDemo();
   for (const demo of (await h.session.info()).demoInteractions) {
     const result = await h.handlers.getInteraction([demo.sid]);
@@ -37,13 +63,16 @@ beforeAll(async () => {
   );
 });
 
-beforeEach(async () => {
-  h.pageErrors.length = 0;
-  await openDemoAfresh(h);
-});
+checkPageErrorsEachTest(() => h);
 
-afterEach(() => {
-  expect(h.pageErrors).toEqual([]);
+// Each test starts on a freshly loaded demo workspace, with an empty save folder and a save
+// dialog that saves under the suggested name.
+beforeEach(async () => {
+  rmSync(saveDir, { recursive: true, force: true });
+  saveDir = mkdtempSync(join(tmpdir(), 'vr-e2e-saves-'));
+  saveRequests.length = 0;
+  answerSave = (request) => Promise.resolve(join(saveDir, request.defaultName));
+  await openDemoAfresh(h);
 });
 
 afterAll(async () => {
@@ -51,28 +80,21 @@ afterAll(async () => {
   rmSync(saveDir, { recursive: true, force: true });
 });
 
+/** The export and download controls of the call shown. */
+const controls = () => h.page.getByRole('group', { name: 'Export and download' });
+
 /**
- * Calls `window.api[method](...args)` in the page, as the renderer's bridge does (the raw bridge
- * answers with the IPC result: the value, or the error as data, which is thrown here).
+ * Waits until the controls say `pattern` (their live outcome line) and returns the file name it
+ * names, when it names one.
  */
-async function inPage<K extends 'exportTranscript' | 'downloadRecording' | 'listRecentCalls' | 'clearRecentCalls'>(
-  method: K,
-  ...args: Parameters<VoiceReviewApi[K]>
-): Promise<Awaited<ReturnType<VoiceReviewApi[K]>>> {
-  const result = await h.page.evaluate(
-    ([m, a]) => {
-      const api = (window as unknown as { api: Record<string, (...x: unknown[]) => Promise<unknown>> }).api;
-      return api[m]!(...a);
-    },
-    [method, args] as const,
-  );
-  const answer = result as IpcResult<Awaited<ReturnType<VoiceReviewApi[K]>>>;
-  if (!answer.ok) throw new Error(`${method} failed: ${answer.error.message}`);
-  return answer.value;
+async function outcome(pattern: RegExp): Promise<string | null> {
+  const line = controls().getByText(pattern);
+  await line.waitFor({ timeout: 30_000 });
+  return /saved as (.+)\.$/.exec(await line.innerText())?.[1] ?? null;
 }
 
-describe('exports through the page', () => {
-  it('exports SubRip and WebVTT whose cues read back with the transcript’s times, voices and texts', async () => {
+describe('export buttons', () => {
+  it('save SubRip and WebVTT whose cues read back with the transcript’s times, voices and texts', async () => {
     const call = calls[0]!;
     await showInteraction(h.page, call.sid);
     const peaks = await h.handlers.getPeaks([call.sid]);
@@ -80,15 +102,21 @@ describe('exports through the page', () => {
     const timed = call.log.filter((e) => e.offsetSeconds !== null);
     const starts = timed.map((e) => Math.round((e.offsetSeconds ?? 0) * 1000) / 1000);
 
-    const srt = await inPage('exportTranscript', call.sid, 'srt');
-    expect(srt.saved).toMatch(new RegExp(`^${call.sid}_\\d{4}-\\d\\d-\\d\\d_\\d{4}\\.srt$`));
-    const srtCues = (await parseText(readFileSync(join(saveDir, srt.saved!), 'utf8'), { type: 'srt', strict: true }))
-      .cues;
-    expect(srtCues.map((c) => c.startTime)).toEqual(starts);
-    expect(srtCues.map((c) => c.text.split(':')[0])).toEqual(timed.map((e) => speakerLabel(e.role)));
+    await controls().getByRole('button', { name: 'Export transcript as SRT' }).click();
+    const srtName = await outcome(/^Transcript saved as /);
+    expect(srtName).toMatch(new RegExp(`^${call.sid}_\\d{4}-\\d\\d-\\d\\d_\\d{4}\\.srt$`));
+    expect(saveRequests.at(-1)).toMatchObject({
+      title: 'Export transcript',
+      defaultName: srtName,
+      filters: [{ name: 'SubRip subtitles', extensions: ['srt'] }],
+    });
+    const srt = await parseText(readFileSync(join(saveDir, srtName!), 'utf8'), { type: 'srt', strict: true });
+    expect(srt.cues.map((c) => c.startTime)).toEqual(starts);
+    expect(srt.cues.map((c) => c.text.split(':')[0])).toEqual(timed.map((e) => speakerLabel(e.role)));
 
-    const vtt = await inPage('exportTranscript', call.sid, 'vtt');
-    const parsed = await parseText(readFileSync(join(saveDir, vtt.saved!), 'utf8'), { type: 'vtt', strict: true });
+    await controls().getByRole('button', { name: 'Export transcript as VTT' }).click();
+    const vttName = await outcome(/^Transcript saved as .*\.vtt\.$/);
+    const parsed = await parseText(readFileSync(join(saveDir, vttName!), 'utf8'), { type: 'vtt', strict: true });
     expect(parsed.errors).toEqual([]);
     expect(parsed.cues.map((c) => c.startTime)).toEqual(starts);
     for (const [i, cue] of parsed.cues.entries()) {
@@ -102,26 +130,117 @@ describe('exports through the page', () => {
     );
   });
 
-  it('downloads the recording into the chosen folder, byte for byte as the demo serves it', async () => {
+  it('save nothing when the save dialog is cancelled, and say so', async () => {
+    answerSave = () => Promise.resolve(null);
+    await showInteraction(h.page, calls[0]!.sid);
+    await controls().getByRole('button', { name: 'Export transcript as TXT' }).click();
+    await outcome(/^Transcript: nothing saved\.$/);
+    expect(saveRequests).toHaveLength(1);
+    expect(readdirSync(saveDir)).toEqual([]);
+  });
+});
+
+describe('the Download recording button', () => {
+  it('saves the recording into the chosen folder, byte for byte as the demo serves it', async () => {
     const call = calls[1]!;
     await showInteraction(h.page, call.sid);
-    const result = await inPage('downloadRecording', call.sid);
-    expect(result.saved).toMatch(/\.ogg$/);
-    const saved = readFileSync(join(saveDir, result.saved!));
+    await controls().getByRole('button', { name: 'Download recording' }).click();
+    const name = await outcome(/^Recording saved as /);
+    expect(name).toMatch(/\.ogg$/);
+    expect(saveRequests.at(-1)).toMatchObject({ title: 'Download recording', defaultName: name });
+    const saved = readFileSync(join(saveDir, name!));
     const served = readFileSync(join(ROOT, 'resources', 'demo', 'recordings', `${call.sid}.ogg`));
     expect(saved.equals(served)).toBe(true);
   });
 
-  it('lists the recent calls after three lookups, most recent first', async () => {
-    await inPage('clearRecentCalls');
+  describe('while the service holds the recording half-way', () => {
+    /** Length of the generated call, seconds. */
+    const CALL_SECONDS = 180;
+    let file: string;
+    let gate: RecordingGate;
+    let held: LongCallServer;
+
+    beforeAll(async () => {
+      file = await generateRecording({ seconds: CALL_SECONDS, format: 'mp3' });
+    });
+
+    // A service of its own for each test: main downloads each recording URL once per run.
+    beforeEach(async () => {
+      gate = createRecordingGate(Math.floor(statSync(file).size / 2));
+      held = await startLongCallServer({ recordings: [{ seconds: CALL_SECONDS, file, entries: 20 }], gate });
+      const connected = await h.handlers.connect([{ name: 'Held', baseUrl: held.baseUrl, apiKey: held.apiKey }]);
+      if (!connected.ok) throw new Error(`Could not connect to the held service: ${JSON.stringify(connected.error)}`);
+      await h.page.reload();
+      await h.page.getByLabel('Interaction SID').waitFor();
+    });
+
+    afterEach(async () => {
+      gate.open();
+      await held.close();
+    });
+
+    it('shows the progress; Cancel saves nothing; the next download saves it whole', async () => {
+      await showInteraction(h.page, held.interactions[0]!.sid);
+      await gate.reached;
+      await controls().getByRole('button', { name: 'Download recording' }).click();
+
+      // The bytes so far out of the whole, on the bar and in words; the button waits meanwhile.
+      const progress = controls().getByRole('progressbar', { name: 'Download progress' });
+      const bar = () =>
+        progress.evaluate((el) => ({ value: (el as HTMLProgressElement).value, max: (el as HTMLProgressElement).max }));
+      await expect.poll(async () => (await bar()).value).toBeGreaterThan(0);
+      expect((await bar()).max).toBe(statSync(file).size);
+      await controls()
+        .getByText(/^\d+\.\d MB of \d+\.\d MB$/)
+        .waitFor();
+      expect(await controls().getByRole('button', { name: 'Download recording' }).isDisabled()).toBe(true);
+      mkdirSync(ARTIFACTS_DIR, { recursive: true });
+      await h.page.screenshot({
+        path: join(ARTIFACTS_DIR, 'download-progress.png'),
+        clip: { x: 0, y: 0, width: 1280, height: 260 },
+      });
+
+      await controls().getByRole('button', { name: 'Cancel download' }).click();
+      await outcome(/^Recording: nothing saved\.$/);
+      expect(await progress.count()).toBe(0);
+      expect(readdirSync(saveDir)).toEqual([]);
+
+      gate.open();
+      await controls().getByRole('button', { name: 'Download recording' }).click();
+      const name = await outcome(/^Recording saved as /);
+      expect(name).toMatch(/\.mp3$/);
+      expect(readdirSync(saveDir)).toEqual([name]);
+      expect(readFileSync(join(saveDir, name!)).equals(readFileSync(file))).toBe(true);
+    });
+  });
+});
+
+describe('recent calls', () => {
+  it('lists the calls looked up, most recent first; Clear forgets them after asking', async () => {
+    const recent = h.page.getByRole('region', { name: 'Recent calls' });
+    const clear = recent.getByRole('button', { name: 'Clear' });
+    // The list as main keeps it (earlier lookups in this run), once it has loaded.
+    await recent.getByText('No calls opened in this workspace yet.').or(clear).first().waitFor();
+    if ((await clear.count()) > 0) {
+      await clear.click();
+      await h.page.getByRole('dialog', { name: 'Clear recent calls?' }).getByRole('button', { name: 'Clear' }).click();
+    }
+    await recent.getByText('No calls opened in this workspace yet.').waitFor();
+
     for (const call of calls.slice(0, 3)) await showInteraction(h.page, call.sid);
-    const recent = await inPage('listRecentCalls');
-    expect(recent.map((c) => c.sid)).toEqual(
-      calls
-        .slice(0, 3)
-        .map((c) => c.sid)
-        .reverse(),
-    );
-    expect(recent[0]).toMatchObject({ fromNumber: calls[2]!.fromNumber, direction: calls[2]!.direction });
+    await openDemoAfresh(h);
+    const opened = recent.getByRole('button', { name: /^Open call / });
+    await expect
+      .poll(() => opened.evaluateAll((buttons) => buttons.map((b) => b.getAttribute('aria-label'))))
+      .toEqual(
+        calls
+          .slice(0, 3)
+          .reverse()
+          .map((c) => `Open call ${c.sid}`),
+      );
+
+    await clear.click();
+    await h.page.getByRole('dialog', { name: 'Clear recent calls?' }).getByRole('button', { name: 'Clear' }).click();
+    await recent.getByText('No calls opened in this workspace yet.').waitFor();
   });
 });

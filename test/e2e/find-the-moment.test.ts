@@ -9,10 +9,11 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Interaction } from '../../electron/shared/domain';
 import { ensureBuilt } from './build';
 import { ARTIFACTS_DIR, openDemoAfresh, showInteraction, startHarness, type Harness } from './harness';
+import { checkPageErrorsEachTest } from './page-errors';
 import { blurFocus, mediaTimeSeconds, waitForWaveform } from './review-helpers';
 
 /** The demo's mono call with one slow reply, and its stereo call with the agent on the right. */
@@ -25,8 +26,16 @@ let h: Harness;
 beforeAll(async () => {
   ensureBuilt();
   h = await startHarness({ viewport: { width: 1280, height: 860 } });
-  await openDemoAfresh(h);
   mkdirSync(ARTIFACTS_DIR, { recursive: true });
+});
+
+checkPageErrorsEachTest(() => h);
+
+// Each test starts on a freshly loaded page in the demo workspace, with the default slow-reply
+// threshold (nothing in the page's storage), and shows its call itself.
+beforeEach(async () => {
+  await h.page.evaluate(() => localStorage.clear());
+  await openDemoAfresh(h);
 });
 
 afterAll(async () => {
@@ -94,6 +103,7 @@ describe('finding the moment in the demo workspace', () => {
 
   it('? opens the shortcut sheet; Escape closes it and gives the focus back', async () => {
     const page = h.page;
+    await showInteraction(page, SLOW_REPLY_SID);
     const opener = page.getByRole('button', { name: 'Keyboard shortcuts (?)' });
     await blurFocus(page);
 

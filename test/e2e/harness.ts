@@ -14,12 +14,13 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { createAppProtocolHandler } from '../../electron/main/app-protocol';
-import type { HandlerTable } from '../../electron/main/handlers';
-import { createMemoryStore, type SecretStore } from '../../electron/main/keychain';
+import { createAppProtocolHandler } from '../../electron/main/shell/app-protocol';
+import type { HandlerTable } from '../../electron/main/shell/handlers';
+import { createMemoryStore, type SecretStore } from '../../electron/main/keys/keychain';
 import { createMainStack, registerIpc, type MainStack, type MainStackOptions } from '../../electron/main/main-stack';
-import type { Session } from '../../electron/main/session';
+import type { Session } from '../../electron/main/workspaces/session';
 import { answerWith } from '../fixtures/http-bridge';
+import { extractInteractionSid } from '../../electron/shared/sid';
 import { createIpcMainStandIn, installPreload, IPC_RESULT_PATH, type IpcMainStandIn } from '../fixtures/preload-bridge';
 
 /** Repository root. */
@@ -52,6 +53,9 @@ export const CHROMIUM_ARGS = [
 export function chromiumPath(): string {
   return process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 }
+
+/** The save dialog's stand-in: answers a save request with an absolute path, or null (cancelled). */
+export type SavePathChooser = NonNullable<MainStackOptions['chooseSavePath']>;
 
 /** Main's side of the harness: the loopback server and the stack, registered on an `ipcMain` stand-in. */
 export interface HarnessMain {
@@ -242,22 +246,46 @@ export async function playerTimeSeconds(page: Page): Promise<number> {
 }
 
 /**
- * Looks up `sid` in the Interaction view and waits until the call is shown and the waveform is
- * ready (play button enabled).
+ * Looks up `sid` in the Calls view and waits until the call is shown in full: the player ready
+ * (Play enabled) or its note that there is no recording, and the rest of the view (turn timing,
+ * variables, the transcript), which is built one task after the player.
  * @throws Error with the page's own error text when the call cannot be shown
  */
 export async function showInteraction(page: Page, sid: string, timeoutMs = 30_000): Promise<void> {
   await page.getByLabel('Interaction SID').fill(sid);
   await page.getByRole('button', { name: 'Show call' }).click();
+  const failure = page.getByRole('alert');
+  // The call asked for, not the one shown before: its SID in the call details.
+  const found = extractInteractionSid(sid);
+  if (found !== null) {
+    const details = page.getByRole('region', { name: 'Call details' }).getByText(found, { exact: true });
+    await details.or(failure).first().waitFor({ timeout: timeoutMs });
+  }
   const ready = page.getByRole('button', { name: 'Play' });
   // The Recording region's note (no recording); the call details may hold a note of their own.
   const noRecording = page.getByRole('region', { name: 'Recording' }).getByRole('note');
-  const failure = page.getByRole('alert');
   await ready.or(noRecording).or(failure).first().waitFor({ timeout: timeoutMs });
   if (await failure.count()) throw new Error((await failure.first().innerText()).trim());
-  if (await noRecording.count()) return;
+  if (!(await noRecording.count())) {
+    await page.waitForFunction(
+      () => !document.querySelector('button[aria-label="Play"]')?.hasAttribute('disabled'),
+      undefined,
+      { timeout: timeoutMs },
+    );
+  }
+  await waitForTranscript(page, timeoutMs);
+}
+
+/**
+ * Waits until the call's transcript is on screen with its first rows drawn (the virtual list
+ * draws them once it knows its size), or says it has no entries.
+ */
+export async function waitForTranscript(page: Page, timeoutMs = 30_000): Promise<void> {
   await page.waitForFunction(
-    () => !document.querySelector('button[aria-label="Play"]')?.hasAttribute('disabled'),
+    () => {
+      const section = document.querySelector('section[aria-labelledby="transcript-title"]');
+      return !!section && (section.querySelector('li') !== null || /\b0 entries\b/.test(section.textContent));
+    },
     undefined,
     { timeout: timeoutMs },
   );

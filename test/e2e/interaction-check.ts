@@ -1,5 +1,5 @@
 /**
- * The harness as a checker: shows one interaction in the Interaction view and reports what a
+ * The harness as a checker: shows one interaction in the Calls view and reports what a
  * person (or a screen reader) would see there, read by roles and labels only: the call details,
  * the transcript's entry count, the Recording region's state and words (any note, alert or
  * status inside it, whatever the player shows them with), when the waveform was drawn, and, after

@@ -5,7 +5,7 @@
  * schemes registered privileged before ready, sandbox forced, every contract channel guarded by
  * the sender check (the same channels the end-to-end harness registers), the app served over
  * app:// with its CSP, permissions denied, navigation, webviews and pop-ups locked, the window
- * hardened (secureWebPreferences) and its position remembered, the log in the user-data folder,
+ * hardened (secureWebPreferences), its place remembered by Electron and brought back on screen, the log in the user-data folder,
  * the voice-review scheme registered with one instance (links from a second start and from
  * macOS's open-url read by main and pushed to the window), and the native menu.
  * (test/e2e/electron-smoke.test.ts runs the same bundle in real Electron where it is installed.)
@@ -17,7 +17,7 @@ import Module, { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { secureWebPreferences } from '../../electron/main/security';
+import { secureWebPreferences } from '../../electron/main/shell/security';
 import { API_METHODS, channelOf, PUSH_CHANNELS, type OpenLinkPush } from '../../electron/shared/contract';
 import { ROOT, startHarnessMain } from './harness';
 
@@ -27,6 +27,8 @@ interface FakeWindow extends EventEmitter {
   /** What main pushed to the page (`webContents.send`), in order. */
   sent: Array<[string, unknown]>;
   focused: number;
+  bounds: { x: number; y: number; width: number; height: number };
+  shown: boolean;
 }
 type MenuTemplate = Array<{ label?: string; role?: string; id?: string; click?: () => void; submenu?: MenuTemplate }>;
 type Handler = (...args: unknown[]) => unknown;
@@ -83,6 +85,9 @@ class BrowserWindow extends EventEmitter {
   loadedUrl?: string;
   sent: Array<[string, unknown]> = [];
   focused = 0;
+  /** As Electron restored it: on a monitor right of the only display, which is gone. */
+  bounds = { x: 2200, y: 40, width: 1111, height: 777 };
+  shown = false;
   webContents = { send: (channel: string, payload: unknown) => this.sent.push([channel, payload]) };
   constructor(public options: FakeWindow['options']) {
     super();
@@ -96,17 +101,25 @@ class BrowserWindow extends EventEmitter {
     this.loadedUrl = `file://${path}`;
     return Promise.resolve();
   }
-  getNormalBounds() {
-    return { x: 40, y: 30, width: 1111, height: 777 };
+  getBounds() {
+    return this.bounds;
+  }
+  setBounds(bounds: FakeWindow['bounds']) {
+    this.bounds = bounds;
   }
   isMaximized() {
+    return false;
+  }
+  isFullScreen() {
     return false;
   }
   isMinimized() {
     return false;
   }
   maximize() {}
-  show() {}
+  show() {
+    this.shown = true;
+  }
   focus() {
     this.focused += 1;
   }
@@ -148,7 +161,10 @@ const fakeElectron = {
     decryptString: (data: Buffer) => Buffer.from(data).reverse().toString('utf8'),
     getSelectedStorageBackend: () => 'gnome_libsecret',
   },
-  screen: { getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }] },
+  screen: {
+    getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }],
+    getPrimaryDisplay: () => ({ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }),
+  },
   shell: {
     openExternal: (url: string) => {
       record.opened.push(url);
@@ -227,6 +243,8 @@ describe('the built main process', () => {
     expect(String(win.options.webPreferences.preload)).toBe(join(outDir, 'preload/index.js'));
     expect(existsSync(String(win.options.webPreferences.preload))).toBe(true);
     expect(win.options).toMatchObject({ width: 1280, height: 800, center: true });
+    // Electron remembers the window's place under this name (windowStatePersistence).
+    expect(win.options).toMatchObject({ name: 'voice-review-main', windowStatePersistence: true });
   });
 
   it('serves the built renderer over app:// with the CSP, and every asset the page loads', async () => {
@@ -350,14 +368,11 @@ describe('the built main process', () => {
     expect(answer('https://api.example.com/v1/phones')).toEqual({});
   });
 
-  it('remembers the window position in window-state.json when the window closes', async () => {
+  it('shows a window restored outside every display centred on the primary one', async () => {
     const win = await window();
-    win.emit('close');
-    await vi.waitFor(() => expect(existsSync(join(userData, 'window-state.json'))).toBe(true));
-    expect(JSON.parse(readFileSync(join(userData, 'window-state.json'), 'utf8'))).toEqual({
-      bounds: { x: 40, y: 30, width: 1111, height: 777 },
-      maximized: false,
-    });
+    win.emit('ready-to-show');
+    expect(win.shown).toBe(true);
+    expect(win.bounds).toEqual({ x: 320, y: 140, width: 1280, height: 800 });
   });
 });
 

@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeToPeaks } from '../../electron/main/peaks/decode';
 import { createWorkerDecoder, type PeaksDecoder } from '../../electron/main/peaks/worker-decoder';
 import { ApiError } from '../../electron/shared/errors';
-import { generateAudioFixtures, type AudioFixtures } from '../main/fixtures/audio-fixtures';
+import { generateAudioFixtures, type AudioFixtures } from '../fixtures/audio-fixtures';
 import { ensureBuilt } from './build';
 import { PEAKS_WORKER } from './harness';
 

@@ -7,9 +7,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REFUSED_SENDER_RESULT } from '../../electron/main/security';
+import { REFUSED_SENDER_RESULT } from '../../electron/main/shell/security';
 import { API_METHODS } from '../../electron/shared/contract';
 import { ensureBuilt } from './build';
+import { checkPageErrorsEachTest } from './page-errors';
 import { startHarness, type Harness } from './harness';
 
 let h: Harness;
@@ -35,6 +36,8 @@ beforeAll(async () => {
   await new Promise<void>((ok) => foreign.listen(0, '127.0.0.1', ok));
   foreignOrigin = `http://localhost:${String((foreign.address() as AddressInfo).port)}`;
 });
+
+checkPageErrorsEachTest(() => h);
 
 afterAll(async () => {
   await h.close();

@@ -6,7 +6,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_GONE_SID, DEMO_REDIRECTED_SID } from '../../electron/main/demo/signed-storage';
 import type { Interaction } from '../../electron/shared/domain';
 import { ensureBuilt } from './build';
@@ -16,8 +16,10 @@ import {
   playerTimeSeconds,
   showInteraction,
   startHarness,
+  waitForTranscript,
   type Harness,
 } from './harness';
+import { checkPageErrorsEachTest } from './page-errors';
 import { activeEntry, clickEntry, transcriptSize, waitForWaveform, waveformDrawn } from './review-helpers';
 
 let h: Harness;
@@ -25,6 +27,9 @@ let call: Interaction;
 let inProgressSid: string;
 /** Every request the page made for a recording in the current test: how (resource type) and which bytes (Range). */
 const recordingRequests: Array<{ type: string; range: string | null }> = [];
+
+// A 404 for the unknown SID is not a page error: it arrives as data through the bridge.
+checkPageErrorsEachTest(() => h);
 
 beforeAll(async () => {
   ensureBuilt();
@@ -50,14 +55,8 @@ beforeAll(async () => {
 
 // Each test starts on a freshly loaded page in the demo workspace, with no call shown.
 beforeEach(async () => {
-  h.pageErrors.length = 0;
   await openDemoAfresh(h);
   recordingRequests.length = 0;
-});
-
-afterEach(() => {
-  // A 404 for the unknown SID is not a page error: it arrives as data through the bridge.
-  expect(h.pageErrors).toEqual([]);
 });
 
 afterAll(async () => {
@@ -68,7 +67,7 @@ describe('reviewing a call by SID', () => {
   it('refuses text without a SID before any request, saying what a SID looks like', async () => {
     await h.page.getByLabel('Interaction SID').fill('ticket 4411: customer says the agent hung up');
     await h.page.getByRole('button', { name: 'Show call' }).click();
-    await expect(h.page.getByText(/No interaction SID found in that text/).isVisible()).resolves.toBe(true);
+    await expect.poll(() => h.page.getByText(/No interaction SID found in that text/).isVisible()).toBe(true);
     expect(await h.page.getByText(/interaction_ followed by a UUID/).count()).toBeGreaterThan(0);
   });
 
@@ -77,9 +76,10 @@ describe('reviewing a call by SID', () => {
     await showInteraction(h.page, ticketLine);
     await expect(h.page.getByLabel('Interaction SID').inputValue()).resolves.toBe(call.sid);
     const details = h.page.getByRole('region', { name: 'Call details' });
-    await expect(details.getByText(call.sid).isVisible()).resolves.toBe(true);
+    await expect.poll(() => details.getByText(call.sid).isVisible()).toBe(true);
+    // The variables and the transcript are built a task after the player: showInteraction waited for them.
     const firstVariable = Object.keys(call.variables).sort()[0]!;
-    await expect(h.page.getByRole('rowheader', { name: firstVariable }).isVisible()).resolves.toBe(true);
+    await expect.poll(() => h.page.getByRole('rowheader', { name: firstVariable }).isVisible()).toBe(true);
     const size = await transcriptSize(h.page);
     expect(size.setSize).toBe(call.log.length);
     expect(size.drawnRows).toBeGreaterThan(0);
@@ -168,20 +168,20 @@ describe('reviewing a call by SID', () => {
     const routing = h.page.getByRole('region', { name: 'Phone routing' });
     const side = call.direction === 'outbound' ? 'Placed from' : 'Came in on';
     await routing.getByText(side).waitFor();
-    await expect(routing.getByText(/This number (still|now) routes|has no .* agent now/).count()).resolves.toBe(1);
+    await expect.poll(() => routing.getByText(/This number (still|now) routes|has no .* agent now/).count()).toBe(1);
     await routing.scrollIntoViewIfNeeded();
     await h.page.screenshot({ path: join(ARTIFACTS_DIR, 'routing.png') });
 
     await routing.getByRole('button', { name: 'Open phone' }).click();
     await h.page.getByRole('region', { name: 'Phone details' }).waitFor();
-    await expect(h.page.getByRole('button', { name: 'Phones' }).getAttribute('aria-current')).resolves.toBe('page');
+    await expect.poll(() => h.page.getByRole('button', { name: 'Phones' }).getAttribute('aria-current')).toBe('page');
   });
 
   it('a call without a recording still shows its transcript, with a note', async () => {
     await showInteraction(h.page, inProgressSid);
     await expect(h.page.getByRole('note').innerText()).resolves.toMatch(/no recording.*transcript is still shown/i);
     expect((await transcriptSize(h.page)).drawnRows).toBeGreaterThan(0);
-    await expect(h.page.getByText('Still in progress').isVisible()).resolves.toBe(true);
+    await expect.poll(() => h.page.getByText('Still in progress').isVisible()).toBe(true);
   });
 
   it('an unknown SID is reported in words with a retry', async () => {
@@ -190,7 +190,7 @@ describe('reviewing a call by SID', () => {
     const alert = h.page.getByRole('alert');
     await alert.waitFor();
     await expect(alert.innerText()).resolves.toMatch(/was not found in (this )?workspace/);
-    await expect(alert.getByRole('button', { name: 'Retry' }).isVisible()).resolves.toBe(true);
+    await expect.poll(() => alert.getByRole('button', { name: 'Retry' }).isVisible()).toBe(true);
   });
 });
 
@@ -217,7 +217,8 @@ describe('recordings as real services serve them', () => {
     const recording = h.page.getByRole('region', { name: 'Recording' });
     const alert = recording.getByRole('alert');
     await alert.getByText(/no longer exists or has expired/).waitFor({ timeout: 20_000 });
-    await expect(alert.getByRole('button', { name: 'Retry' }).isVisible()).resolves.toBe(true);
+    await expect.poll(() => alert.getByRole('button', { name: 'Retry' }).isVisible()).toBe(true);
+    await waitForTranscript(h.page);
     expect((await transcriptSize(h.page)).drawnRows).toBeGreaterThan(0);
     const transcript = h.page.getByRole('region', { name: /Transcript/ });
     await transcript.getByRole('button').first().click();

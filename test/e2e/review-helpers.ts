@@ -1,5 +1,5 @@
 /**
- * What the end-to-end tests read from the Interaction view, as a user (or a screen reader) sees
+ * What the end-to-end tests read from the Calls view, as a user (or a screen reader) sees
  * it. The transcript is a virtual list: only the rows in view are in the DOM, and each says where
  * it is in the whole list (aria-posinset, 1-based, out of aria-setsize), so entries are found by
  * position, never by DOM order.

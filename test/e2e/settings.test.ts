@@ -13,6 +13,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { startDemoServer, type DemoServer } from '../../electron/main/demo/server';
 import type { IpcResult, SecretStorageStatus, SessionInfo } from '../../electron/shared/contract';
 import { ensureBuilt } from './build';
+import { checkPageErrorsEachTest } from './page-errors';
 import { ARTIFACTS_DIR, openDemoAfresh, ROOT, startHarness, type Harness } from './harness';
 
 const RESOURCES = join(ROOT, 'resources');
@@ -55,9 +56,10 @@ beforeAll(async () => {
   h = await startHarness({ viewport: { width: 1280, height: 820 } });
 });
 
+checkPageErrorsEachTest(() => h);
+
 // Each test starts with a second service running and only the demo workspace, open on a fresh page.
 beforeEach(async () => {
-  h.pageErrors.length = 0;
   second = await startDemoServer({ resourcesDir: RESOURCES });
   await openDemoAfresh(h);
 });
@@ -65,7 +67,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await second?.close();
   second = null;
-  expect(h.pageErrors).toEqual([]);
 });
 
 afterAll(async () => {
@@ -86,18 +87,19 @@ describe('workspaces and the Settings screen', () => {
     await h.page.getByText(`${SECOND} was added and is now the active workspace.`).waitFor();
 
     const list = h.page.getByRole('list', { name: 'Saved workspaces' });
-    await expect(list.getByRole('listitem').count()).resolves.toBe(2);
+    await expect.poll(() => list.getByRole('listitem').count()).toBe(2);
     const secondRow = list.getByRole('listitem', { name: SECOND });
     const demoRow = list.getByRole('listitem', { name: 'Demo workspace' });
-    await expect(secondRow.getByText('Active', { exact: true }).isVisible()).resolves.toBe(true);
-    await expect(demoRow.getByText('Demo', { exact: true }).isVisible()).resolves.toBe(true);
+    await expect.poll(() => secondRow.getByText('Active', { exact: true }).isVisible()).toBe(true);
+    await expect.poll(() => demoRow.getByText('Demo', { exact: true }).isVisible()).toBe(true);
     await expect(secondRow.innerText()).resolves.toContain(server.baseUrl);
     await expect(h.page.getByLabel('Current workspace').innerText()).resolves.toContain(SECOND);
 
     await secondRow.getByRole('button', { name: 'Test connection' }).click();
     await secondRow.getByText(/Connected in \d+ ms/).waitFor();
     const storage = h.page.getByRole('region', { name: 'Key storage' });
-    await expect(storage.innerText()).resolves.toMatch(/Keys are stored in\s+System keychain/);
+    // The harness keeps keys in memory, and says so.
+    await expect(storage.innerText()).resolves.toMatch(/Keys are stored in\s+Memory of this run only/);
 
     // Rule 1: the key typed into the form is nowhere in the page once saved.
     await expect(h.page.content()).resolves.not.toContain(server.apiKey);
@@ -109,8 +111,8 @@ describe('workspaces and the Settings screen', () => {
     await expect(dialog.innerText()).resolves.toContain('API key will be deleted from the system keychain');
     await h.page.screenshot({ path: join(ARTIFACTS_DIR, 'settings-remove.png') });
     await h.page.keyboard.press('Escape');
-    await expect(dialog.isVisible()).resolves.toBe(false);
-    await expect(list.getByRole('listitem').count()).resolves.toBe(2);
+    await expect.poll(() => dialog.isVisible()).toBe(false);
+    await expect.poll(() => list.getByRole('listitem').count()).toBe(2);
     await expect(h.secrets.get((await h.session.info()).workspace!.id)).resolves.toBe(server.apiKey);
   });
 
@@ -121,10 +123,12 @@ describe('workspaces and the Settings screen', () => {
       .getByRole('button', { name: /^Workspace:/ })
       .press('ArrowDown');
     const menu = h.page.getByRole('menu', { name: 'Workspaces' });
-    await expect(menu.getByRole('menuitemradio', { name: SECOND }).getAttribute('aria-checked')).resolves.toBe('true');
-    await expect(
-      menu.getByRole('menuitemradio', { name: /Demo workspace/ }).getAttribute('aria-checked'),
-    ).resolves.toBe('false');
+    await expect
+      .poll(() => menu.getByRole('menuitemradio', { name: SECOND }).getAttribute('aria-checked'))
+      .toBe('true');
+    await expect
+      .poll(() => menu.getByRole('menuitemradio', { name: /Demo workspace/ }).getAttribute('aria-checked'))
+      .toBe('false');
     // The focus starts on the active workspace.
     await expect(
       h.page.evaluate(() => [
@@ -137,7 +141,7 @@ describe('workspaces and the Settings screen', () => {
       clip: { x: 640, y: 0, width: 640, height: 260 },
     });
     await h.page.keyboard.press('Escape');
-    await expect(menu.count()).resolves.toBe(0);
+    await expect.poll(() => menu.count()).toBe(0);
   });
 
   it('a rejected key (401) is explained in the view and can be re-entered there; the view then loads', async () => {
@@ -160,14 +164,14 @@ describe('workspaces and the Settings screen', () => {
     await dialog.getByLabel('API key', { exact: true }).fill('demo_wrong');
     await dialog.getByRole('button', { name: 'Test and save key' }).click();
     await dialog.getByRole('alert').waitFor();
-    await expect(dialog.getByLabel('API key', { exact: true }).inputValue()).resolves.toBe('demo_wrong');
+    await expect.poll(() => dialog.getByLabel('API key', { exact: true }).inputValue()).toBe('demo_wrong');
     await h.page.screenshot({ path: join(ARTIFACTS_DIR, 'unauthorized-reenter.png') });
 
     await dialog.getByLabel('API key', { exact: true }).fill(secondServer().apiKey);
     await dialog.getByRole('button', { name: 'Test and save key' }).click();
     await phones.getByRole('table').waitFor();
-    await expect(dialog.isVisible()).resolves.toBe(false);
-    await expect(phones.getByRole('alert').count()).resolves.toBe(0);
+    await expect.poll(() => dialog.isVisible()).toBe(false);
+    await expect.poll(() => phones.getByRole('alert').count()).toBe(0);
   });
 
   it('an unreachable service says so, and Retry tries again', async () => {
@@ -176,7 +180,7 @@ describe('workspaces and the Settings screen', () => {
     await secondServer().close();
     second = null;
 
-    await section('Interactions');
+    await section('Calls');
     await h.page.getByLabel('Interaction SID').fill(sid);
     await h.page.getByRole('button', { name: 'Show call' }).click();
     const alert = h.page.getByRole('alert');
@@ -224,12 +228,12 @@ describe('key storage when the keychain is locked', () => {
         .click();
       const dialog = h.page.getByRole('dialog', { name: 'Store API keys in a file that is only obfuscated?' });
       const confirm = dialog.getByRole('button', { name: 'Store keys obfuscated' });
-      await expect(confirm.isDisabled()).resolves.toBe(true);
+      await expect.poll(() => confirm.isDisabled()).toBe(true);
       await dialog.getByRole('checkbox', { name: /I understand/ }).check();
-      await expect(confirm.isEnabled()).resolves.toBe(true);
+      await expect.poll(() => confirm.isEnabled()).toBe(true);
       await h.page.screenshot({ path: join(ARTIFACTS_DIR, 'keychain-weak-dialog.png') });
       await dialog.getByRole('button', { name: 'Cancel' }).click();
-      await expect(dialog.isVisible()).resolves.toBe(false);
+      await expect.poll(() => dialog.isVisible()).toBe(false);
     } finally {
       h.handlers.getSession = real;
     }

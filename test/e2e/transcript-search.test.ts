@@ -8,7 +8,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Interaction } from '../../electron/shared/domain';
 import { ensureBuilt } from './build';
 import {
@@ -19,6 +19,7 @@ import {
   startHarness,
   type Harness,
 } from './harness';
+import { checkPageErrorsEachTest } from './page-errors';
 import { activeEntry } from './review-helpers';
 
 const TRANSCRIPT = 'section[aria-labelledby="transcript-title"]';
@@ -45,6 +46,12 @@ beforeAll(async () => {
       break;
     }
   }
+});
+
+checkPageErrorsEachTest(() => h);
+
+// Each test starts on a freshly loaded page in the demo workspace and shows the call itself.
+beforeEach(async () => {
   await openDemoAfresh(h);
 });
 
@@ -79,7 +86,7 @@ describe('transcript search in the demo workspace', () => {
     // "/" from anywhere in the view (nothing focused) goes to the search.
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await page.keyboard.press('/');
-    await expect(search.evaluate((el) => el === document.activeElement)).resolves.toBe(true);
+    await expect.poll(() => search.evaluate((el) => el === document.activeElement)).toBe(true);
 
     await page.keyboard.type(PHRASE);
     await page.getByRole('search').getByRole('status').getByText('1 of 1').waitFor();
@@ -104,11 +111,11 @@ describe('transcript search in the demo workspace', () => {
       { timeout: 10_000 },
     );
     expect(Math.abs((await playerTimeSeconds(page)) - offset)).toBeLessThan(0.6);
-    await expect(activeEntry(page)).resolves.toMatchObject({ index: target, inView: true });
-    expect(h.pageErrors).toEqual([]);
+    await expect.poll(() => activeEntry(page)).toMatchObject({ index: target, inView: true });
   });
 
   it('marks every match of a common word and steps through them; a screenshot of the search open', async () => {
+    await showInteraction(h.page, call.sid);
     const page = h.page;
     const search = page.getByRole('searchbox', { name: 'Search the transcript' });
     await search.fill('meter');
@@ -123,14 +130,13 @@ describe('transcript search in the demo workspace', () => {
     await page.getByRole('button', { name: 'Next match' }).click();
     await status.getByText(`3 of ${String(total)}`).waitFor();
     expect(await page.locator(`${TRANSCRIPT} mark`).count()).toBeGreaterThan(2);
-    expect((await currentMatch()).inView).toBe(true);
+    await expect.poll(async () => (await currentMatch()).inView).toBe(true);
 
     mkdirSync(ARTIFACTS_DIR, { recursive: true });
     await page.screenshot({ path: join(ARTIFACTS_DIR, 'transcript-search.png') });
 
     await search.press('Escape');
-    await expect(search.inputValue()).resolves.toBe('');
-    expect(await page.locator(`${TRANSCRIPT} mark`).count()).toBe(0);
-    expect(h.pageErrors).toEqual([]);
+    await expect.poll(() => search.inputValue()).toBe('');
+    await expect.poll(() => page.locator(`${TRANSCRIPT} mark`).count()).toBe(0);
   });
 });

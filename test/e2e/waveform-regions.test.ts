@@ -8,9 +8,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureBuilt } from './build';
 import { ARTIFACTS_DIR, openDemoAfresh, showInteraction, startHarness, type Harness } from './harness';
+import { checkPageErrorsEachTest } from './page-errors';
 import { waitForWaveform } from './review-helpers';
 
 /** The demo's stereo call (agent on the right) and its mono call with a slow reply. */
@@ -90,6 +91,13 @@ beforeAll(async () => {
   ensureBuilt();
   h = await startHarness({ viewport: { width: 1280, height: 860 } });
   await h.page.addInitScript(installAudioTap);
+});
+
+checkPageErrorsEachTest(() => h);
+
+// Each test starts on a freshly loaded page (a new audio tap, no AudioContext open) in the demo
+// workspace, and shows its call itself.
+beforeEach(async () => {
   await openDemoAfresh(h);
 });
 
@@ -112,7 +120,7 @@ describe('the waveform of a call', () => {
     await expect.poll(fewestOfOneSpeaker).toBeGreaterThan(2);
     const legend = recording.getByRole('list', { name: 'Waveform legend' });
     for (const name of ['Agent', 'Caller', 'Event']) {
-      await expect(legend.getByText(name, { exact: true }).isVisible()).resolves.toBe(true);
+      await expect.poll(() => legend.getByText(name, { exact: true }).isVisible()).toBe(true);
     }
     // The slow reply is flagged on the waveform, with its words as the title.
     await expect.poll(() => countInWaveform(h.page, '[data-flag-kind="slow_turn"][title^="Slow reply"]')).toBe(1);
@@ -139,7 +147,7 @@ describe('the waveform of a call', () => {
     // It scrolls inside the box, which keeps its width.
     expect(await wrapperWidth(h.page)).toBeLessThan(widthBefore * 4.1);
     expect(await viewWidth(h.page)).toBeCloseTo(widthBefore, 0);
-    await expect(recording.getByText('4×').isVisible()).resolves.toBe(true);
+    await expect.poll(() => recording.getByText('4×').isVisible()).toBe(true);
     await recording.getByRole('button', { name: 'Zoom out' }).click();
     await recording.getByRole('button', { name: 'Zoom out' }).click();
     await expect.poll(() => wrapperWidth(h.page)).toBeLessThan(widthBefore * 1.1);
@@ -151,16 +159,18 @@ describe('the waveform of a call', () => {
     await waitForWaveform(h.page);
     const recording = h.page.getByRole('region', { name: 'Recording' });
     const mute = recording.getByRole('button', { name: /^Mute / });
-    await expect(mute.count()).resolves.toBe(2);
+    await expect.poll(() => mute.count()).toBe(2);
     const labels = await mute.evaluateAll((buttons) => buttons.map((b) => b.getAttribute('aria-label') ?? ''));
     // The agent speaks first, on the right: the lanes say so once inferred from the transcript.
     expect(labels).toEqual(['Mute Caller (left)', 'Mute Agent (right)']);
-    await expect(
-      recording
-        .getByText(/inferred from the transcript/)
-        .first()
-        .isVisible(),
-    ).resolves.toBe(true);
+    await expect
+      .poll(() =>
+        recording
+          .getByText(/inferred from the transcript/)
+          .first()
+          .isVisible(),
+      )
+      .toBe(true);
 
     // Loading and playing left no AudioContext open (the app's start only warms the audio output
     // up): the graph waits for the first mute or solo.
@@ -170,9 +180,9 @@ describe('the waveform of a call', () => {
 
     // Muting the caller: the agent's greeting (0.35 s to 7.6 s) still plays, on the right only.
     await recording.getByRole('button', { name: 'Mute Caller (left)' }).click();
-    await expect(
-      recording.getByRole('button', { name: 'Mute Caller (left)' }).getAttribute('aria-pressed'),
-    ).resolves.toBe('true');
+    await expect
+      .poll(() => recording.getByRole('button', { name: 'Mute Caller (left)' }).getAttribute('aria-pressed'))
+      .toBe('true');
     const muted = await loudness(h.page, 1, 1500);
     expect(muted.right).toBeGreaterThan(0.02);
     expect(muted.left).toBeLessThan(0.001);
@@ -196,9 +206,9 @@ describe('the waveform of a call', () => {
     await h.page.getByLabel('Search the transcript').fill('engineer');
     const wave = await recording.getByRole('slider', { name: /Playback position/ }).boundingBox();
     if (wave) await h.page.mouse.move(wave.x + wave.width * 0.25, wave.y + 90);
-    await h.page.waitForTimeout(300);
+    // The hover note names the role and the line under the pointer.
+    await expect.poll(() => h.page.getByText(/^(Agent|User|Caller): \S/).count()).toBe(1);
     await h.page.screenshot({ path: join(ARTIFACTS_DIR, 'waveform-regions.png') });
-    expect(h.pageErrors).toEqual([]);
   });
 });
 

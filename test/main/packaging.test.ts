@@ -18,8 +18,9 @@ import { DebugLogger } from 'builder-util';
 import { minimatch } from 'minimatch';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LINK_SCHEME } from '../../electron/shared/deep-link';
+import { REPO_ROOT } from '../fixtures/paths';
 
-const ROOT = join(__dirname, '../..');
+const ROOT = REPO_ROOT;
 let config: Configuration;
 
 beforeAll(async () => {

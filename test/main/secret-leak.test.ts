@@ -15,26 +15,27 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import nodeLog from 'electron-log/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { channelOf, type ApiMethod, type IpcResult, type SessionInfo } from '../../electron/shared/contract';
 import { ApiError } from '../../electron/shared/errors';
 import { startDemoServer, type DemoServer } from '../../electron/main/demo/server';
-import { createMemoryStore, type SecretStore } from '../../electron/main/keychain';
-import { configureMainLog } from '../../electron/main/log';
+import { createMemoryStore, type SecretStore } from '../../electron/main/keys/keychain';
+import { configureMainLog } from '../../electron/main/shell/log';
 import { createMainStack, registerIpc } from '../../electron/main/main-stack';
-import { RECORDING_SCHEME, recordingPath } from '../../electron/main/recording-protocol';
-import { createKeyStorage, type SafeStorageLike } from '../../electron/main/secret-storage';
-import { APP_INDEX_URL } from '../../electron/main/security';
+import { RECORDING_SCHEME, recordingPath } from '../../electron/main/recordings/recording-protocol';
+import { createKeyStorage, type SafeStorageLike } from '../../electron/main/keys/secret-storage';
+import { APP_INDEX_URL } from '../../electron/main/shell/security';
 import { createIpcMainStandIn } from '../fixtures/preload-bridge';
+import { REPO_ROOT } from '../fixtures/paths';
+import { temporaryFolder } from '../fixtures/temporary-folder';
 
 const KEY = 'vr_live_KNOWN_SECRET_123';
 const NEW_KEY = 'vr_live_KNOWN_SECRET_NEW_789';
 const SIP_PASSWORD = 'sipPw_KNOWN_SECRET_456';
-const ROOT = join(__dirname, '../..');
+const ROOT = REPO_ROOT;
 
 /** Methods whose results legitimately carry a SIP password: the SIP trunk screens show it masked (spec 2). */
 const SHOWS_SIP_PASSWORD = new Set<ApiMethod>(['createSipTrunk', 'getSipTrunk', 'listSipTrunks']);
@@ -230,7 +231,7 @@ const recordingResponses: Array<{ what: string; status: number; text: string }> 
 const thrown: string[] = [];
 
 beforeAll(async () => {
-  userData = mkdtempSync(join(tmpdir(), 'vr-secret-leak-'));
+  userData = temporaryFolder('vr-secret-leak-');
   const log = configureMainLog(nodeLog.create({ logId: `secret-leak-${process.pid}` }), {
     dir: join(userData, 'logs'),
     consoleLevel: false,
@@ -386,7 +387,6 @@ afterAll(async () => {
   await hostile.close();
   await storage.close();
   await demo.close();
-  rmSync(userData, { recursive: true, force: true });
 });
 
 describe('a known API key and SIP password sent through every path', () => {

@@ -79,7 +79,7 @@ function isDeferred(value: unknown): value is Deferred<unknown> {
  * (`resetApi`) so the next `api()` call uses it.
  */
 export function installFakeApi(replies: Replies = {}): FakeApi {
-  // A fresh install has no recent calls (the Interaction view lists them before any lookup), and
+  // A fresh install has no recent calls (the Calls view lists them before any lookup), and
   // a fresh account no phones or webhooks (a shown call cross-checks its number against them).
   const current: Record<string, unknown> = {
     listRecentCalls: ok([]),

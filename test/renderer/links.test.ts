@@ -10,7 +10,7 @@ import { screen, waitFor, within } from '@testing-library/svelte';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAppEvents } from '$shared/bridge';
 import { PUSH_CHANNELS, type OpenLinkPush } from '$shared/contract';
-import { openRequest } from '../../renderer/src/lib/interaction/open-request.svelte';
+import { openCallRequests } from '../../renderer/src/lib/interaction/open-request.svelte';
 import { findNamedWorkspace, planLinkOpen } from '../../renderer/src/lib/links/link-plan';
 import { setShownInteraction, windowTitle } from '../../renderer/src/lib/window-title.svelte';
 import { noWorkspace, ok, PRODUCTION, STAGING, twoWorkspacesSession, workspace } from './fake-api';
@@ -97,10 +97,10 @@ describe('links pushed by main', () => {
   it('shows the call at the time in the active workspace', async () => {
     const push = installAppEvents();
     await renderWorkspace(twoWorkspacesSession());
-    const before = openRequest()?.id ?? 0;
+    const before = openCallRequests.latest()?.id ?? 0;
     push(PUSH_CHANNELS.openLink, { ok: true, link: link('Production', 30) } satisfies OpenLinkPush);
-    await waitFor(() => expect(openRequest()).toMatchObject({ sid: SID, atSeconds: 30, note: null }));
-    expect(openRequest()!.id).toBeGreaterThan(before);
+    await waitFor(() => expect(openCallRequests.latest()).toMatchObject({ sid: SID, atSeconds: 30, note: null }));
+    expect(openCallRequests.latest()!.id).toBeGreaterThan(before);
     await waitFor(() => expect(screen.getByRole('textbox', { name: 'Interaction SID' })).toHaveValue(SID));
   });
 
@@ -109,18 +109,18 @@ describe('links pushed by main', () => {
     const { fake, user } = await renderWorkspace(twoWorkspacesSession(), {
       switchWorkspace: ok(twoWorkspacesSession(STAGING.id)),
     });
-    const before = openRequest()?.id ?? 0;
+    const before = openCallRequests.latest()?.id ?? 0;
     push(PUSH_CHANNELS.openLink, { ok: true, link: link('Staging', 12.5) });
     let dialog = await screen.findByRole('dialog', { name: 'Open this call in another workspace?' });
     expect(dialog).toHaveTextContent('The link is for a call in workspace “Staging”; you are in “Production”.');
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(fake.calls.switchWorkspace).toEqual([]);
-    expect(openRequest()?.id ?? 0).toBe(before);
+    expect(openCallRequests.latest()?.id ?? 0).toBe(before);
 
     push(PUSH_CHANNELS.openLink, { ok: true, link: link('Staging', 12.5) });
     dialog = await screen.findByRole('dialog', { name: 'Open this call in another workspace?' });
     await user.click(within(dialog).getByRole('button', { name: 'Switch to “Staging”' }));
-    await waitFor(() => expect(openRequest()).toMatchObject({ sid: SID, atSeconds: 12.5, note: null }));
+    await waitFor(() => expect(openCallRequests.latest()).toMatchObject({ sid: SID, atSeconds: 12.5, note: null }));
     expect(fake.calls.switchWorkspace).toEqual([[STAGING.id]]);
     expect(screen.getByLabelText('Current workspace')).toHaveTextContent('Staging');
   });
@@ -130,7 +130,7 @@ describe('links pushed by main', () => {
     await renderWorkspace(twoWorkspacesSession());
     push(PUSH_CHANNELS.openLink, { ok: true, link: link('Acme EU', null) });
     await waitFor(() =>
-      expect(openRequest()).toMatchObject({
+      expect(openCallRequests.latest()).toMatchObject({
         sid: SID,
         atSeconds: null,
         note: 'The link names workspace “Acme EU”, which is not set up here; showing the call in “Production”.',
@@ -151,12 +151,14 @@ describe('links pushed by main', () => {
   it('drops a push of the wrong shape', async () => {
     const push = installAppEvents();
     await renderWorkspace(twoWorkspacesSession());
-    const before = openRequest();
+    const before = openCallRequests.latest();
     push(PUSH_CHANNELS.openLink, { ok: true, link: { sid: '../../etc/passwd', atSeconds: 1, workspaceName: null } });
     push(PUSH_CHANNELS.openLink, { ok: true, link: { sid: SID, atSeconds: -4, workspaceName: null } });
     push(PUSH_CHANNELS.openLink, 'voice-review://interactions/x');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(openRequest()).toBe(before);
+    // A well-formed push after them is acted on, and it is the only request the four made.
+    push(PUSH_CHANNELS.openLink, { ok: true, link: link('Production', 8) });
+    await waitFor(() => expect(openCallRequests.latest()).toMatchObject({ sid: SID, atSeconds: 8 }));
+    expect(openCallRequests.latest()!.id).toBe((before?.id ?? 0) + 1);
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
@@ -186,7 +188,7 @@ describe('Open link… from the menu', () => {
 
     await user.clear(field);
     await user.type(field, `  voice-review://interactions/${SID}?t=42 {Enter}`);
-    await waitFor(() => expect(openRequest()).toMatchObject({ sid: SID, atSeconds: 42 }));
+    await waitFor(() => expect(openCallRequests.latest()).toMatchObject({ sid: SID, atSeconds: 42 }));
     expect(screen.queryByRole('dialog', { name: 'Open link' })).toBeNull();
   });
 

@@ -90,7 +90,7 @@ describe('401: re-enter the API key', () => {
     await user.type(within(screen.getByRole('dialog')).getByLabelText('API key'), 'sk-current{Enter}');
     await screen.findByText('This account has no phone numbers yet.');
 
-    await section(user, 'Interactions');
+    await section(user, 'Calls');
     expect(screen.getByRole('heading', { name: 'Inbound call' })).toBeInTheDocument();
     expect(screen.getByRole('textbox', { name: 'Interaction SID' })).toHaveValue(SID);
   });

@@ -19,14 +19,14 @@ export function renderApp(session: SessionInfo, replies: Replies = {}) {
   return { fake, user };
 }
 
-/** {@link renderApp} with a workspace active, then waits for its Interactions view. */
+/** {@link renderApp} with a workspace active, then waits for its Calls view. */
 export async function renderWorkspace(session: SessionInfo, replies: Replies = {}) {
   const app = renderApp(session, replies);
   await screen.findByRole('textbox', { name: 'Interaction SID' });
   return app;
 }
 
-/** Goes to a section of the workspace ("Phones", "SIP trunks", "Webhooks", "Interactions"). */
+/** Goes to a section of the workspace ("Phones", "SIP trunks", "Webhooks", "Calls"). */
 export async function goToSection(user: User, name: string): Promise<void> {
   await user.click(within(screen.getByRole('navigation', { name: 'Sections' })).getByRole('button', { name }));
 }

@@ -8,11 +8,7 @@ import '@testing-library/svelte/vitest';
 import { screen, within } from '@testing-library/svelte';
 import { flushSync } from 'svelte';
 import { describe, expect, it } from 'vitest';
-import {
-  pendingOpenSection,
-  requestOpenPhone,
-  requestOpenWebhook,
-} from '../../renderer/src/lib/account/open-request.svelte';
+import { requestOpenPhone, requestOpenWebhook } from '../../renderer/src/lib/account/open-request.svelte';
 import { demoSession, ok, phone, webhook } from './fake-api';
 import { renderWorkspace } from './render-app';
 
@@ -34,7 +30,6 @@ describe('opening an account item from a call', () => {
     const phoneDetail = await screen.findByRole('region', { name: 'Phone details' });
     expect(await within(phoneDetail).findByRole('heading', { name: 'Sales line' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Phones' })).toHaveAttribute('aria-current', 'page');
-    expect(pendingOpenSection(workspaceId)).toBeNull();
 
     flushSync(() => requestOpenWebhook(workspaceId, HOOK.sid));
     const hookDetail = await screen.findByRole('region', { name: 'Webhook details' });
@@ -45,7 +40,7 @@ describe('opening an account item from a call', () => {
   it('ignores a request for another workspace', async () => {
     await renderWorkspace(demoSession(), { listPhones: ok([SALES]) });
     flushSync(() => requestOpenPhone('another-workspace', SALES.number));
-    expect(screen.getByRole('button', { name: 'Interactions' })).toHaveAttribute('aria-current', 'page');
-    expect(pendingOpenSection('another-workspace')).toBe('phones');
+    expect(screen.getByRole('button', { name: 'Calls' })).toHaveAttribute('aria-current', 'page');
+    expect(screen.queryByRole('region', { name: 'Phone details' })).toBeNull();
   });
 });

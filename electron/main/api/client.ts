@@ -1,11 +1,14 @@
 /**
  * HTTP client for the v1 interface (spec 2, 4, 5, 7). Runs in main only: it is the one place
  * that holds the API key while a request is made. Every failure is an {@link ApiError}.
+ *
+ * "spec N" here and across electron/ is section N of docs/voice-agent-api.md, the interface the app
+ * implements ("spec 4 endpoint 2" is row 2 of that section's endpoint table).
  */
 import type { z } from 'zod';
-import type { Phone, PhoneUpdate, SipTrunk, SipTrunkCreate, Webhook } from '../../shared/domain';
-import { ApiError } from '../../shared/errors';
-import { REQUEST_TIMEOUT_SECONDS } from '../../shared/validation';
+import type { Phone, PhoneUpdate, SipTrunk, SipTrunkCreate, Webhook } from '$shared/domain';
+import { ApiError } from '$shared/errors';
+import { REQUEST_TIMEOUT_SECONDS } from '$shared/validation';
 import {
   envelopeSchema,
   interactionEnvelope,
@@ -57,6 +60,8 @@ export interface ClientOptions {
    * retry.ts for the defaults (3 attempts, 300 ms base backoff, 5000 ms cap). Writes are never retried.
    */
   retry?: RetryOptions;
+  /** Waits `ms` milliseconds between two attempts of a read (default: a timer); tests pass a fake clock. */
+  wait?: (ms: number) => Promise<void>;
   /** Injected fetch (tests); defaults to the global one. Not used for recordings. */
   fetch?: typeof fetch;
   /**
@@ -109,6 +114,7 @@ export function createApiClient(options: ClientOptions): ApiClient {
     timeoutMs: options.timeoutMs ?? REQUEST_TIMEOUT_SECONDS.default * 1000,
     host: safeHost(baseUrl),
     retry: resolveRetryOptions(options.retry),
+    wait: options.wait ?? sleep,
   };
   let transport: RecordingTransport | null = options.recordingTransport ?? null;
   const recording = (url: string): RecordingFetcher => {
@@ -146,6 +152,8 @@ interface Link {
   /** Host of the base URL, as shown in messages. */
   host: string;
   retry: Required<RetryOptions>;
+  /** Waits between two attempts, in milliseconds. */
+  wait: (ms: number) => Promise<void>;
 }
 
 type Method = 'GET' | 'PUT' | 'POST' | 'DELETE';
@@ -180,7 +188,7 @@ async function request<S extends z.ZodType>(
     const outcome = await attemptOnce(link, method, path, body, last);
     if (outcome.kind === 'answer') return interpret(outcome.response, outcome.text, schema, what, link);
     if (outcome.kind === 'failed') throw outcome.error;
-    await sleep(retryDelayMs(attempt, link.retry, outcome.retryAfterMs));
+    await link.wait(retryDelayMs(attempt, link.retry, outcome.retryAfterMs));
   }
 }
 

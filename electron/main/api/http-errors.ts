@@ -7,7 +7,7 @@
  * Spec 7 shows neither error statuses nor an error body shape, so statuses get their usual HTTP
  * meanings and the server's own message is looked for under the common field names.
  */
-import { ApiError, type ApiErrorKind } from '../../shared/errors';
+import { ApiError, type ApiErrorKind } from '$shared/errors';
 
 /** Largest response body read, in bytes; a bigger body is an `invalid_response`. */
 export const MAX_BODY_BYTES = 20 * 1024 * 1024;

@@ -5,8 +5,8 @@
  * both fail with these, so both say the same thing. Upstream bodies are never part of a message:
  * they may echo the request.
  */
-import type { RecordingProblem, RecordingProblemKind } from '../../shared/contract';
-import { ApiError, type ApiErrorKind } from '../../shared/errors';
+import type { RecordingProblem, RecordingProblemKind } from '$shared/contract';
+import { ApiError, type ApiErrorKind } from '$shared/errors';
 
 /** Largest recording fetched, in bytes (1 GiB); a larger one is refused before its body is read. */
 export const MAX_RECORDING_BYTES = 1024 * 1024 * 1024;

@@ -9,7 +9,7 @@
  * turns that into an `invalid_response` error.
  */
 import { z } from 'zod';
-import type { Interaction, LogEntry, Phone, SipTrunk, UnreadableField, Webhook } from '../../shared/domain';
+import type { Interaction, LogEntry, Phone, SipTrunk, UnreadableField, Webhook } from '$shared/domain';
 import { epochToMs, isoToMs, resolveDurationSeconds, resolveLogOffsets } from './timestamps';
 
 const optString = z

@@ -1,7 +1,7 @@
 /**
  * Time rules for interactions. Spec 2 "Gaps": the units of `started_at`, `ended_at`, `duration`
  * and the log `timestamp` are not shown, so the app decides as follows (each rule is tested in
- * test/main/timestamps.test.ts):
+ * test/main/api/timestamps.test.ts):
  *
  * 1. Epoch values (`started_at`, `ended_at`): a value of at least 1e11 is milliseconds, a smaller
  *    one is seconds. (1e11 s is the year 5138; 1e11 ms is March 1973, so no real call is ambiguous.)

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { isSid } from '../../shared/sid';
+import { isSid } from '$shared/sid';
 import { invalid, requireObject, type FieldError } from './http';
 
 /** Wire-format interaction (spec 2 "Interaction"); `recording_url` in the seed is relative to the base URL. */

@@ -1,6 +1,6 @@
 /**
  * Demo voice-agent service: a local HTTP server that speaks the REST API of the spec
- * (/work/shared/spec/voice-agent-api.md, section 4) over an in-memory copy of the seed in
+ * (docs/voice-agent-api.md, section 4) over an in-memory copy of the seed in
  * `resources/demo/seed.json`, plus the recordings in `resources/demo/recordings`.
  *
  * Plain Node (no Electron imports), so it runs inside the Electron main process, from the CLI
@@ -13,7 +13,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isE164 } from '../../shared/validation';
+import { isE164 } from '$shared/validation';
 import { HttpError, readJsonBody, sameKey, sendError, sendJson } from './http';
 import { serveRecording } from './recordings';
 import { addStorageCalls, redirectToStorage, startSignedStorage } from './signed-storage';

@@ -4,7 +4,7 @@
  * path. The renderer never sends a path: it asks for a save, main asks the user where.
  */
 import { isAbsolute, join } from 'node:path';
-import { ApiError } from '../../shared/errors';
+import { ApiError } from '$shared/errors';
 
 /** What the dialog is asked to show. */
 export interface SaveDialogRequest {

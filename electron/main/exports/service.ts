@@ -9,17 +9,17 @@
  * One download per SID runs at a time; its progress is asked for by polling and it can be cancelled.
  */
 import { basename } from 'node:path';
-import type { DownloadProgress, SaveResult } from '../../shared/contract';
-import { ApiError } from '../../shared/errors';
+import type { DownloadProgress, SaveResult } from '$shared/contract';
+import { ApiError } from '$shared/errors';
 import {
   defaultFileName,
   exportTranscript,
   type ExportedInteraction,
   type TranscriptFormat,
-} from '../../shared/transcript-export';
+} from '$shared/transcript-export';
 import { RecordingError } from '../api/recording-errors';
-import type { RecordingCache } from '../recording-cache';
-import { playableLocation, type RecordingLocation } from '../recording-protocol';
+import type { RecordingCache } from '../recordings/recording-cache';
+import { playableLocation, type RecordingLocation } from '../recordings/recording-location';
 import { writeAtomically } from './atomic-write';
 import { chooseSavePath, saveFailed, type SavePathChooser } from './save-dialog';
 

@@ -9,7 +9,7 @@
  * shows the recording without a waveform).
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { ApiError } from '../../shared/errors';
+import { ApiError } from '$shared/errors';
 import { createDecoder } from './codec-decoders';
 import { detectFormat } from './detect-format';
 import { checkBytesRead, checkDuration, checkLayout, concat, type ChunkDecoder, type PcmChunk } from './pcm';

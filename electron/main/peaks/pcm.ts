@@ -3,7 +3,7 @@
  * the caps every decoder applies (channels, duration, bytes read) so a hostile or broken file is
  * refused in words instead of exhausting memory or keeping the worker busy forever.
  */
-import { ApiError } from '../../shared/errors';
+import { ApiError } from '$shared/errors';
 // The recording size cap, shared with the download: past it a stream is treated as endless.
 import { MAX_RECORDING_BYTES } from '../api/recording-errors';
 

@@ -4,7 +4,7 @@
  * fine bucket of 10 ms per channel, and {@link PeakAccumulator.finish} downsamples those to the
  * peaks the waveform draws.
  */
-import type { RecordingPeaks } from '../../shared/contract';
+import type { RecordingPeaks } from '$shared/contract';
 
 /** Peaks without the `fromCache` flag: what a computation (or a cache file) yields. */
 export type ComputedPeaks = Omit<RecordingPeaks, 'fromCache'>;

@@ -15,11 +15,11 @@
  * with an expiry) hits the cache only while the session keeps the same URL; keying on less than
  * the URL could serve one recording's waveform for another.
  */
-import type { PeaksProgress, RecordingPeaks } from '../../shared/contract';
-import { ApiError } from '../../shared/errors';
+import type { PeaksProgress, RecordingPeaks } from '$shared/contract';
+import { ApiError } from '$shared/errors';
 import { problemOf, RecordingError } from '../api/recording-errors';
-import { createRecordingCache, recordingKey, type PlayableLocation, type RecordingCache } from '../recording-cache';
-import { playableLocation, type RecordingLocation } from '../recording-protocol';
+import { recordingKey, type RecordingCache } from '../recordings/recording-cache';
+import { playableLocation, type PlayableLocation, type RecordingLocation } from '../recordings/recording-location';
 import { cacheKey, createPeaksCache, type PeaksCache } from './cache';
 import { decodeToPeaks, UNDECODABLE_MESSAGE } from './decode';
 import { chunksOf, validatorsFrom } from './recording-fetch';
@@ -86,8 +86,8 @@ export interface PeaksServiceOptions {
    * between slices); Electron passes {@link createWorkerDecoder} so decoding runs in a worker.
    */
   decode?: PeaksDecoder;
-  /** The run's recording cache, shared with the recording protocol (default: a cache of its own). */
-  recordings?: RecordingCache;
+  /** The run's recording cache, shared with the recording protocol and the exports. */
+  recordings: RecordingCache;
 }
 
 /** Creates the peaks service. */
@@ -96,7 +96,7 @@ export function createPeaksService(options: PeaksServiceOptions): PeaksService {
     options.decode ?? ((chunks, onProgress) => decodeToPeaks(chunks, onProgress ? { onProgress } : {}));
   const cache: PeaksCache | null =
     options.cacheDir === null ? null : createPeaksCache(options.cacheDir, options.cacheMaxBytes);
-  const recordings = options.recordings ?? createRecordingCache();
+  const { recordings } = options;
   /** Running computations by workspace id + recording URL. */
   const running = new Map<string, Run>();
   /** The computation each SID last asked for, running or among the last few finished. */

@@ -2,8 +2,8 @@
  * Readies a fresh peaks worker for its first recording. A thread that has never decoded pays
  * three times on its first call: importing and compiling the WebAssembly decoders, and running
  * the per-sample loops (PCM conversion, peak reduction) in V8's interpreter before they are
- * optimised. Measured on 2 cores, a 1-minute MP3 took 230 ms in a fresh worker and 26 ms in one
- * that had decoded twice. Warming up does that work while nobody waits.
+ * optimised; together several times the cost of the decode itself. Warming up does that work
+ * before the first call is shown, while nobody waits.
  */
 import { createDecoder } from './codec-decoders';
 import { decodeToPeaks } from './decode';

@@ -4,8 +4,8 @@
  * worker only sees audio bytes.
  */
 import { Worker, type ResourceLimits } from 'node:worker_threads';
-import type { ApiErrorData } from '../../shared/errors';
-import { ApiError } from '../../shared/errors';
+import type { ApiErrorData } from '$shared/errors';
+import { ApiError } from '$shared/errors';
 import type { ComputedPeaks } from './reduce';
 
 /**
@@ -62,9 +62,9 @@ export const WORKER_OUT_OF_MEMORY_MESSAGE =
 
 /**
  * Default bytes in flight to a worker: 4 MiB, about 17 minutes of a call at 32 kbit/s and a
- * second of decoding. The worker keeps decoding while main is busy elsewhere (main's event loop
- * was seen held for 50 to 180 ms on a busy 2-core machine while a call's view was built), and the
- * recording is still never held whole.
+ * second of decoding: enough that the worker keeps decoding while main's event loop is held by
+ * other work (building a call's view holds it for up to a few hundred milliseconds), small enough
+ * that the recording is never held whole.
  */
 const MAX_BYTES_IN_FLIGHT = 4 * 1024 * 1024;
 

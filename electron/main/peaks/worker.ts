@@ -15,7 +15,7 @@
  * `done` the worker waits for the next recording's chunks; after `error` main stops it.
  */
 import { parentPort, type MessagePort } from 'node:worker_threads';
-import { ApiError } from '../../shared/errors';
+import { ApiError } from '$shared/errors';
 import { decodeToPeaks, UNDECODABLE_MESSAGE } from './decode';
 import { warmUpPeaksDecoding } from './warm-up';
 import type { WorkerRequest, WorkerResponse } from './worker-decoder';

@@ -1,9 +1,9 @@
 /**
  * Chromium starts its audio output (the audio service process, and the output device's details,
  * read on the page's own thread) the first time a page uses audio. Done when the first call's
- * player is created, it delays that call's view: on the benchmark's machine the first call of a
- * session painted its transcript about 300 ms later than the next ones. So the output is started
- * once the page is first idle after it opens, while the person is still pasting a SID.
+ * player is created, it delays that call's view, so the first call of a session would paint its
+ * transcript later than the next ones. So the output is started once the page is first idle
+ * after it opens, while the person is still pasting a SID.
  */
 import { whenIdle } from './idle';
 

@@ -1,10 +1,9 @@
 /**
  * Chromium finds each font face (family, weight, style) the first time a page lays out text in
- * it, asking the system's font configuration through the browser process: about 1-4 ms a face on
- * the benchmark's machine, some 15-20 ms for the faces of a call's view, and paid in the layout
- * of the first call shown, between the call's answer and its transcript on screen. The faces the
- * app uses are laid out once while the page is first idle, in a hidden box that is then removed;
- * later views find them known.
+ * it, asking the system's font configuration through the browser process, a cost paid face by
+ * face in the layout of the first call shown, between the call's answer and its transcript on
+ * screen. The faces the app uses are laid out once while the page is first idle, in a hidden box
+ * that is then removed; later views find them known.
  */
 import { whenIdle } from './idle';
 

@@ -1,7 +1,7 @@
 /**
  * The window's title: the interaction shown and the active workspace, e.g.
  * "interaction_1b4e28ba… — Production — Voice Review" (Electron shows the page's title as the
- * window's). The Interaction view says which call it shows with {@link setShownInteraction}; the
+ * window's). The Calls view says which call it shows with {@link setShownInteraction}; the
  * app puts {@link windowTitle} on `document.title`.
  */
 

@@ -1,14 +1,14 @@
 /**
- * A request to show a call from outside the Interaction view's own lookup box: a
+ * A request to show a call from outside the Calls view's own lookup box: a
  * `voice-review://interactions/<sid>?t=<seconds>` link handed over by main, or a recent call
- * picked elsewhere. The producer calls {@link requestOpenInteraction}; the Interaction view reads
- * {@link openRequest} reactively, shows the call (the view is brought to the front by whoever
- * asked) and, once the recording can play, seeks to `atSeconds` and plays.
+ * picked elsewhere. The producer calls {@link requestOpenInteraction}; the workspace view brings
+ * the Calls view to the front and the Calls view shows the call (both read {@link openCallRequests})
+ * and, once the recording can play, seeks to `atSeconds` and plays.
  */
+import { RequestChannel, type Request } from '../request-channel.svelte';
 
-/** One request to show a call. `id` grows with every request, so asking twice for the same call acts twice. */
-export interface OpenInteractionRequest {
-  id: number;
+/** What a request to show a call carries. */
+export interface OpenCall {
   /** Interaction SID, already validated by the link parser. */
   sid: string;
   /** Where to start playback, in seconds from the start of the recording; null to start at 0 without playing. */
@@ -17,24 +17,20 @@ export interface OpenInteractionRequest {
   note: string | null;
 }
 
-const state = $state<{ current: OpenInteractionRequest | null }>({ current: null });
-let nextId = 1;
+/** One request to show a call; its `id` lets the player tell a repeated request from the last. */
+export type OpenCallRequest = Request<OpenCall>;
 
-/** The latest request, or null before any (read it inside an effect or a derived to follow it). */
-export function openRequest(): OpenInteractionRequest | null {
-  return state.current;
-}
+/** The page's requests to show a call. */
+export const openCallRequests = new RequestChannel<OpenCall>();
 
 /**
- * Asks the Interaction view to show call `sid`, seeked to `atSeconds` (seconds) when given.
+ * Asks the Calls view to show call `sid`, seeked to `atSeconds` (seconds) when given.
  * @returns the request made (its `id` lets the caller tell it apart from later ones)
  */
 export function requestOpenInteraction(
   sid: string,
   atSeconds: number | null = null,
   note: string | null = null,
-): OpenInteractionRequest {
-  const request = { id: nextId++, sid, atSeconds, note };
-  state.current = request;
-  return request;
+): OpenCallRequest {
+  return openCallRequests.send({ sid, atSeconds, note });
 }

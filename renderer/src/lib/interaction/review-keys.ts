@@ -1,5 +1,5 @@
 /**
- * What a key press does in the Interaction view: finds the shortcut ({@link shortcutFor}) and
+ * What a key press does in the Calls view: finds the shortcut ({@link shortcutFor}) and
  * acts on the player, the transcript or the shortcut sheet. Keys pressed while typing in a
  * field, or already handled by the element that has focus (the waveform slider and the
  * transcript rows handle their own keys and mark them with preventDefault), are left alone, so
@@ -80,7 +80,7 @@ export function runShortcut(action: ShortcutAction, targets: ReviewKeyTargets): 
 }
 
 /**
- * Handles a keydown anywhere in the window for the Interaction view.
+ * Handles a keydown anywhere in the window for the Calls view.
  * @returns true when a shortcut acted (the event is then marked with preventDefault, so the page
  *   neither scrolls nor acts on it again)
  */

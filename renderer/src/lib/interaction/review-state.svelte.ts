@@ -1,5 +1,5 @@
 /**
- * What the Interaction view works out about the call it shows, as reactive state: role regions,
+ * What the Calls view works out about the call it shows, as reactive state: role regions,
  * which stereo lane carries whom, turn gaps with their flagged moments, and whether the
  * transcript's times can be trusted. Everything is derived, so it is worked out again only when
  * the transcript, the peaks or the slow-reply threshold change (not on every playback tick).

@@ -1,5 +1,5 @@
 /**
- * The Interaction view's keyboard shortcuts, as data: which key does what, and the words the
+ * The Calls view's keyboard shortcuts, as data: which key does what, and the words the
  * shortcut sheet shows. The view's key handler (review-keys.ts) and the sheet both read
  * {@link SHORTCUTS}, so a shortcut is added or changed in one place.
  */
@@ -36,6 +36,11 @@ export interface Shortcut {
   action: ShortcutAction;
 }
 
+/** Seconds the arrow keys move playback; with Shift, {@link SHIFT_ARROW_SKIP_SECONDS}. */
+export const ARROW_SKIP_SECONDS = 5;
+/** Seconds Shift with an arrow key moves playback. */
+export const SHIFT_ARROW_SKIP_SECONDS = 30;
+
 /** A move of the playback position by `seconds` (negative: back). */
 const skip = (seconds: number): ShortcutAction => ({ kind: 'skip', seconds });
 
@@ -46,7 +51,7 @@ function onKey(key: string, label: string, description: string, action: Shortcut
   return { chords: [shift === undefined ? { key } : { key, shift }], keys: [label], description, action };
 }
 
-/** Every shortcut of the Interaction view, in the order the sheet lists them. */
+/** Every shortcut of the Calls view, in the order the sheet lists them. */
 export const SHORTCUTS: readonly Shortcut[] = [
   {
     chords: [{ key: ' ' }, { key: 'k' }],
@@ -56,10 +61,10 @@ export const SHORTCUTS: readonly Shortcut[] = [
   },
   onKey('j', 'J', 'Back 10 seconds', skip(-10)),
   onKey('l', 'L', 'Forward 10 seconds', skip(10)),
-  onKey('ArrowLeft', '←', 'Back 5 seconds', skip(-5), false),
-  onKey('ArrowRight', '→', 'Forward 5 seconds', skip(5), false),
-  onKey('ArrowLeft', 'Shift+←', 'Back 30 seconds', skip(-30), true),
-  onKey('ArrowRight', 'Shift+→', 'Forward 30 seconds', skip(30), true),
+  onKey('ArrowLeft', '←', `Back ${ARROW_SKIP_SECONDS} seconds`, skip(-ARROW_SKIP_SECONDS), false),
+  onKey('ArrowRight', '→', `Forward ${ARROW_SKIP_SECONDS} seconds`, skip(ARROW_SKIP_SECONDS), false),
+  onKey('ArrowLeft', 'Shift+←', `Back ${SHIFT_ARROW_SKIP_SECONDS} seconds`, skip(-SHIFT_ARROW_SKIP_SECONDS), true),
+  onKey('ArrowRight', 'Shift+→', `Forward ${SHIFT_ARROW_SKIP_SECONDS} seconds`, skip(SHIFT_ARROW_SKIP_SECONDS), true),
   onKey('[', '[', 'Slower', { kind: 'speed', direction: -1 }),
   onKey(']', ']', 'Faster', { kind: 'speed', direction: 1 }),
   onKey('ArrowUp', '↑', 'Previous transcript entry', { kind: 'entry', direction: -1 }, false),

@@ -48,8 +48,8 @@ export function loadSlowReplySeconds(): number {
 
 /**
  * Reads the threshold once while the page is idle after start: the first access to localStorage
- * opens its database (measured: about 35 ms on 2 cores), which would otherwise happen in the middle
- * of showing the first call, before its recording starts loading. Later reads are quick.
+ * opens its database, a noticeable pause that would otherwise fall in the middle of showing the
+ * first call, before its recording starts loading. Later reads are quick.
  */
 export function warmUpTimingSettings(): void {
   whenIdle(() => void loadSlowReplySeconds(), 2000);

@@ -1,5 +1,5 @@
 /**
- * Shapes of what the Interaction view works out from a call's transcript and peaks to help a
+ * Shapes of what the Calls view works out from a call's transcript and peaks to help a
  * reviewer find a moment: role regions on the waveform, which stereo channel carries whom, turn
  * gaps, talk-over, silences and whether the transcript's times can be trusted. All times are in
  * seconds from the start of the recording.

@@ -1,11 +1,11 @@
 /**
  * Words for the lanes of a stereo recording: their labels, what the tooltip and the legend say
  * about how they were decided, and the sentence for screen readers. The lanes are named by party
- * only when the Interaction view inferred them from the transcript (analysis/lane-roles.ts);
+ * only when the Calls view inferred them from the transcript (analysis/lane-roles.ts);
  * otherwise by channel.
  */
 import type { LaneRoles } from '../analysis/types';
-import { STEREO_LANE_LABELS } from '../waveform-peaks';
+import { STEREO_LANE_LABELS } from './peaks';
 
 /** What the player says about its two lanes. */
 export interface LaneText {

@@ -1,5 +1,5 @@
 /**
- * The player's media element, and its start ahead of the player: at "Show call" the Interaction
+ * The player's media element, and its start ahead of the player: at "Show call" the Calls
  * view starts the recording in a detached `<audio>` on the URL main will give the call
  * (shared/recording-src.ts), so Chromium's media pipeline (the first request through main's
  * recording protocol, demuxing, the decoder) runs while the interaction is looked up and its view
@@ -12,7 +12,7 @@
  *
  * `preload = 'metadata'`: only the first bytes are fetched until the user plays. Reading ahead
  * (`'auto'`) pulls the whole recording through the page's thread while the call's view is being
- * built (measured: a 40-minute call's cached waveform 100-200 ms later, first audio no earlier).
+ * built, which delays a long call's waveform and does not bring its first audio any sooner.
  * Play works from the start: pressed before the metadata is in, playback begins as soon as the
  * element can play.
  */
@@ -34,7 +34,7 @@ function stopRecordingElement(media: HTMLMediaElement): void {
 }
 
 /**
- * At most one recording started ahead of its player, by URL. The Interaction view holds one per
+ * At most one recording started ahead of its player, by URL. The Calls view holds one per
  * lookup: {@link start} at "Show call", {@link take} when the call's player is built, and
  * {@link release} when the call cannot be played (not found, no recording) or the view goes.
  */

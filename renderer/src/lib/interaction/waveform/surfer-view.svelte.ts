@@ -6,7 +6,7 @@
  */
 import { untrack } from 'svelte';
 import type { FlaggedMoment, LaneRoles, RoleRegion } from '../analysis/types';
-import type { waveformLayout } from '../waveform-peaks';
+import type { waveformLayout } from './peaks';
 import { afterNextPaint } from '../../idle';
 import { addTimeline, createSurfer, laneStyles, type Surfer } from './surfer';
 import { prefersDark, waveformColours } from './theme.svelte';

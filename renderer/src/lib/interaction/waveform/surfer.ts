@@ -10,7 +10,7 @@ import RegionsPlugin from 'wavesurfer.js/dist/plugins/regions.esm.js';
 import TimelinePlugin from 'wavesurfer.js/dist/plugins/timeline.esm.js';
 import { formatClock } from '../../format';
 import type { LaneRoles } from '../analysis/types';
-import { WAVEFORM_STYLE } from '../waveform-peaks';
+import { WAVEFORM_STYLE } from './peaks';
 import { stereoLaneColours, waveformColours, type LaneColours } from './theme.svelte';
 
 /** Height of the timeline under the waveform, in CSS pixels. */

@@ -6,7 +6,7 @@
  * {@link regionFills} give the palette for either theme.
  */
 import type { SpeakerKind } from '../analysis/types';
-import { STEREO_LANE_STYLES, WAVEFORM_STYLE } from '../waveform-peaks';
+import { STEREO_LANE_STYLES, WAVEFORM_STYLE } from './peaks';
 import { REGION_FILLS } from './marks';
 
 /** The colours of one lane of a stereo recording (wavesurfer's `splitChannels` entry). */

@@ -1,0 +1,319 @@
+/**
+ * The handler table: one function per entry of the IPC contract (electron/shared/contract.ts).
+ * Electron registers each on `ipcMain.handle`; the end-to-end harness calls the same table from
+ * its `window.api` stand-in. Each handler validates its arguments with a schema and returns an
+ * {@link IpcResult}: errors travel as data, never as exceptions.
+ */
+import { z } from 'zod';
+import type { ApiMethod, DeleteResult, IpcResult } from '$shared/contract';
+import type { Interaction } from '$shared/domain';
+import { ApiError } from '$shared/errors';
+import { isSid } from '$shared/sid';
+import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '$shared/transcript-export';
+import { agentSidProblem, E164_HINT, isE164, REQUEST_TIMEOUT_SECONDS, terminationUriProblem } from '$shared/validation';
+import { recordingUrlProblem } from '../recordings/recording-location';
+import type { ApiClient } from '../api/client';
+import type { ExportsService } from '../exports/service';
+import type { PeaksService } from '../peaks/service';
+import type { RecentCallsStore } from '../workspaces/recent-calls';
+import type { ActiveWorkspaceReads } from '../workspaces/active-workspace';
+import type { Session } from '../workspaces/session';
+
+/** A handler: positional arguments as received over IPC (untrusted) -> result as data. */
+export type Handler = (args: unknown[]) => Promise<IpcResult<unknown>>;
+/** The table: exactly one handler per contract method. */
+export type HandlerTable = Record<ApiMethod, Handler>;
+
+/** Options of {@link createHandlers}. */
+export interface HandlerOptions {
+  /** The workspace operations (connect, switch, rename, ...) and the session info. */
+  session: Session;
+  /** The active workspace's client, interactions and recordings. */
+  activeWorkspace: ActiveWorkspaceReads;
+  /** Peaks of recordings (decoded in main, cached on disk). */
+  peaks: PeaksService;
+  /** URL the renderer uses for an interaction's recording (protocol URL in Electron, loopback in the harness). */
+  recordingSrc: (sid: string) => string;
+  /** Transcript exports and recording downloads through main's save dialog. */
+  exports: ExportsService;
+  /** The recent calls list (a call is filed once its lookup succeeded). */
+  recentCalls: RecentCallsStore;
+  /** Called with unexpected (non-ApiError) failures, for the log. Must not include secrets. */
+  onUnexpected?: (method: ApiMethod, err: unknown) => void;
+}
+
+const e164 = z.string().refine(isE164, E164_HINT);
+const interactionSid = z
+  .string()
+  .refine((s) => isSid('interaction', s), 'That is not an interaction SID (interaction_ followed by a UUID).');
+const agentSid = z.string().superRefine((s, ctx) => {
+  const problem = agentSidProblem(s);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+const nonEmpty = (what: string) => z.string().trim().min(1, `Enter ${what}.`).max(500, `${what} is too long.`);
+
+/** Argument schemas, one tuple per method. */
+const argSchemas = {
+  getSession: z.tuple([]),
+  connect: z.tuple([
+    z.object({ name: z.string().max(200), baseUrl: z.string().max(2000), apiKey: z.string().max(4096) }),
+  ]),
+  openDemo: z.tuple([]),
+  disconnect: z.tuple([]),
+  switchWorkspace: z.tuple([z.string().min(1).max(200)]),
+  renameWorkspace: z.tuple([
+    z.string().min(1).max(200),
+    z.string().trim().min(1, 'Enter a name.').max(200, 'The name is too long (200 characters at most).'),
+  ]),
+  changeWorkspaceKey: z.tuple([z.string().min(1).max(200), z.string().max(4096)]),
+  testWorkspace: z.tuple([z.string().min(1).max(200)]),
+  removeWorkspace: z.tuple([z.string().min(1).max(200)]),
+  useSafeStorage: z.tuple([z.boolean()]),
+  setPreferences: z.tuple([
+    z
+      .object({
+        requestTimeoutSeconds: z
+          .number()
+          .int('Enter a whole number of seconds.')
+          .min(REQUEST_TIMEOUT_SECONDS.min, `The timeout must be at least ${REQUEST_TIMEOUT_SECONDS.min} seconds.`)
+          .max(REQUEST_TIMEOUT_SECONDS.max, `The timeout must be at most ${REQUEST_TIMEOUT_SECONDS.max} seconds.`),
+      })
+      .strict(),
+  ]),
+  getInteraction: z.tuple([interactionSid]),
+  listPhones: z.tuple([]),
+  getPhone: z.tuple([e164]),
+  updatePhone: z.tuple([
+    e164,
+    z
+      .object({
+        name: nonEmpty('a name').optional(),
+        inboundAgentId: agentSid.optional(),
+        outboundAgentId: agentSid.optional(),
+      })
+      .strict()
+      .refine((u) => Object.keys(u).length > 0, 'Nothing to save: change a field first.'),
+  ]),
+  listSipTrunks: z.tuple([]),
+  getSipTrunk: z.tuple([z.string().min(1).max(200)]),
+  createSipTrunk: z.tuple([
+    z
+      .object({
+        name: nonEmpty('a name'),
+        terminationUri: z
+          .string()
+          .max(500)
+          .superRefine((s, ctx) => {
+            const problem = terminationUriProblem(s);
+            if (problem) ctx.addIssue({ code: 'custom', message: problem });
+          }),
+        sipUsername: z.string().min(1).max(500).optional(),
+        sipPassword: z.string().min(1).max(500).optional(),
+      })
+      .strict()
+      .refine(
+        (t) => (t.sipUsername === undefined) === (t.sipPassword === undefined),
+        'Give both a SIP username and a password, or neither.',
+      ),
+  ]),
+  listWebhooks: z.tuple([]),
+  getWebhook: z.tuple([z.string().min(1).max(200)]),
+  deleteWebhook: z.tuple([z.string().min(1).max(200)]),
+  getPeaks: z.tuple([interactionSid]),
+  getPeaksProgress: z.tuple([interactionSid]),
+  getRecordingProblem: z.tuple([interactionSid]),
+  exportTranscript: z.tuple([
+    interactionSid,
+    z.string().refine((f): f is TranscriptFormat => (TRANSCRIPT_FORMATS as readonly string[]).includes(f), {
+      message: 'Choose TXT, JSON, SRT or VTT.',
+    }),
+  ]),
+  downloadRecording: z.tuple([interactionSid]),
+  getDownloadProgress: z.tuple([interactionSid]),
+  cancelDownload: z.tuple([interactionSid]),
+  listRecentCalls: z.tuple([]),
+  clearRecentCalls: z.tuple([]),
+} satisfies Record<ApiMethod, z.ZodType>;
+
+/** What each method does once its arguments passed their schema. */
+type Implementations = { [K in ApiMethod]: (...args: z.output<(typeof argSchemas)[K]>) => Promise<unknown> };
+
+/** The message of an unexpected (non-ApiError) failure: nothing internal reaches the renderer. */
+const UNEXPECTED_MESSAGE =
+  'Something went wrong inside Voice Review. Try again; if it keeps happening, restart the app.';
+
+/**
+ * Creates the handler table over a session: each handler checks its arguments against the
+ * method's schema (`bad_input` with the first problem's message otherwise), runs the method, and
+ * returns its value or its ApiError as data; any other failure is reported to `onUnexpected` and
+ * returned as a `server` error with a generic message.
+ */
+export function createHandlers(options: HandlerOptions): HandlerTable {
+  const impl = implementations(options);
+  const table = {} as HandlerTable;
+  for (const method of Object.keys(argSchemas) as ApiMethod[]) {
+    table[method] = async (args) => {
+      const parsed = argSchemas[method].safeParse(Array.isArray(args) ? args : []);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        return { ok: false, error: { kind: 'bad_input', message: issue?.message ?? 'Invalid input.' } };
+      }
+      try {
+        const fn = impl[method] as (...a: unknown[]) => Promise<unknown>;
+        return { ok: true, value: await fn(...(parsed.data as unknown[])) };
+      } catch (err) {
+        if (err instanceof ApiError) return { ok: false, error: err.toData() };
+        options.onUnexpected?.(method, err);
+        return { ok: false, error: { kind: 'server', message: UNEXPECTED_MESSAGE } };
+      }
+    };
+  }
+  return table;
+}
+
+/** Every method: the session's operations, the active workspace's reads, peaks, exports, recent calls. */
+function implementations(options: HandlerOptions): Implementations {
+  const { session, activeWorkspace: active, peaks } = options;
+  return {
+    ...recentCallsImplementations(options),
+    ...exportImplementations(options),
+    getSession: () => session.info(),
+    connect: (input) => session.connect(input),
+    openDemo: () => session.openDemo(),
+    disconnect: () => session.disconnect(),
+    switchWorkspace: (id) => session.switchWorkspace(id),
+    renameWorkspace: (id, name) => session.renameWorkspace(id, name),
+    changeWorkspaceKey: (id, apiKey) => session.changeWorkspaceKey(id, apiKey),
+    testWorkspace: (id) => session.testWorkspace(id),
+
+    useSafeStorage: (confirmWeak) => session.useSafeStorage(confirmWeak),
+    setPreferences: (preferences) => session.setPreferences(preferences),
+
+    listPhones: async () => (await active.client()).listPhones(),
+    getPhone: (number) => lookUp(active, `Phone number ${number}`, 'the number', (client) => client.getPhone(number)),
+    updatePhone: (number, update) =>
+      lookUp(active, `Phone number ${number}`, 'the number', (client) => client.updatePhone(number, update)),
+    listSipTrunks: async () => (await active.client()).listSipTrunks(),
+    getSipTrunk: (sid) => lookUp(active, `SIP trunk ${sid}`, 'the SID', (client) => client.getSipTrunk(sid)),
+    createSipTrunk: async (input) => (await active.client()).createSipTrunk(input),
+    listWebhooks: async () => (await active.client()).listWebhooks(),
+    getWebhook: (sid) => lookUp(active, `Webhook ${sid}`, 'the SID', (client) => client.getWebhook(sid)),
+    deleteWebhook: (sid) => deleteWebhook(active, sid),
+    getPeaks: (sid) => peaks.get(sid),
+    getPeaksProgress: (sid) => Promise.resolve(peaks.progress(sid)),
+    getRecordingProblem: (sid) => Promise.resolve(active.recordingProblem(sid)),
+  };
+}
+
+/**
+ * The methods that keep the recent calls list: an interaction looked up is filed under its
+ * workspace, a removed workspace's calls are forgotten, and the list itself.
+ */
+function recentCallsImplementations({
+  session,
+  activeWorkspace: active,
+  recordingSrc,
+  recentCalls,
+}: HandlerOptions): Pick<
+  Implementations,
+  'getInteraction' | 'removeWorkspace' | 'listRecentCalls' | 'clearRecentCalls'
+> {
+  const activeId = () => active.workspace()?.id ?? null;
+  return {
+    getInteraction: async (sid) => {
+      // Filed under the workspace it was looked up in, taken before the request.
+      const workspaceId = activeId();
+      const interaction = await getInteraction(active, recordingSrc, sid);
+      // Not awaited: the file is written with fsync, which waits behind the recording's own
+      // download to disk, and the call must not wait for its own entry in the list. The store
+      // runs its changes in order and `list` waits for them, so the list still shows this call.
+      if (workspaceId !== null) void recentCalls.record(workspaceId, { ...interaction, sid }).catch(() => undefined);
+      return interaction;
+    },
+    removeWorkspace: async (id) => {
+      const info = await session.removeWorkspace(id);
+      await recentCalls.clear(id).catch(() => undefined);
+      return info;
+    },
+    listRecentCalls: async () => {
+      const id = activeId();
+      return id === null ? [] : recentCalls.list(id);
+    },
+    clearRecentCalls: async () => {
+      const id = activeId();
+      if (id !== null) await recentCalls.clear(id);
+    },
+  };
+}
+
+/** The methods that save through main's save dialog: transcript exports and recording downloads. */
+function exportImplementations({
+  exports,
+}: HandlerOptions): Pick<
+  Implementations,
+  'exportTranscript' | 'downloadRecording' | 'getDownloadProgress' | 'cancelDownload'
+> {
+  return {
+    exportTranscript: (sid, format) => exports.exportTranscript(sid, format),
+    downloadRecording: (sid) => exports.downloadRecording(sid),
+    getDownloadProgress: (sid) => Promise.resolve(exports.downloadProgress(sid)),
+    cancelDownload: (sid) => {
+      exports.cancelDownload(sid);
+      return Promise.resolve();
+    },
+  };
+}
+
+/**
+ * Runs a read or write of one SID or number on the active workspace's client; a 404 becomes
+ * "WHAT was not found in workspace "NAME"", saying what was looked up and where. The name is taken
+ * before the request, so a switch while it runs cannot put the wrong workspace in the message.
+ */
+async function lookUp<T>(
+  active: ActiveWorkspaceReads,
+  what: string,
+  check: string,
+  call: (client: ApiClient) => Promise<T>,
+): Promise<T> {
+  const client = await active.client();
+  const workspace = active.workspace()?.name ?? null;
+  try {
+    return await call(client);
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.kind !== 'not_found' || workspace === null) throw err;
+    throw new ApiError({
+      ...err.toData(),
+      message: `${what} was not found in workspace "${workspace}". Check ${check} and that you are in the right workspace.`,
+    });
+  }
+}
+
+/**
+ * The interaction for the renderer: its recording URL stays in main (remembered by the session
+ * under the SID asked for, for the recording protocol); the renderer gets a playable `src`, or the
+ * reason there is none.
+ */
+async function getInteraction(
+  active: ActiveWorkspaceReads,
+  recordingSrc: (sid: string) => string,
+  sid: string,
+): Promise<Interaction> {
+  const parsed = await lookUp(active, `Interaction ${sid}`, 'the SID', () => active.lookUpInteraction(sid));
+  const { recordingUrl, ...rest } = parsed;
+  const problem = recordingUrlProblem(recordingUrl);
+  return {
+    ...rest,
+    recording: problem ? { available: false, reason: problem } : { available: true, src: recordingSrc(parsed.sid) },
+  };
+}
+
+/** Deletes a webhook; a 404 means it is already gone, which meets the user's goal. */
+async function deleteWebhook(active: ActiveWorkspaceReads, sid: string): Promise<DeleteResult> {
+  try {
+    await (await active.client()).deleteWebhook(sid);
+    return { alreadyGone: false };
+  } catch (err) {
+    if (err instanceof ApiError && err.kind === 'not_found') return { alreadyGone: true };
+    throw err;
+  }
+}
