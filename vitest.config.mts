@@ -13,7 +13,7 @@ export default defineConfig({
         test: {
           name: 'main',
           environment: 'node',
-          include: ['test/main/**/*.test.ts', 'test/shared/**/*.test.ts'],
+          include: ['test/main/**/*.test.ts', 'test/shared/**/*.test.ts', 'test/bench/**/*.test.ts'],
           testTimeout: 20_000,
           sequence: { groupOrder: 0 },
         },

@@ -1,65 +1,46 @@
 /*
  * In-page instrumentation of the benchmark (scripts/bench/run.ts), installed with
- * page.addInitScript in every page before the page's own scripts. Plain browser JavaScript (not
- * TypeScript) because it is injected as text. All times are performance.now() values in
- * milliseconds; durations derived from them are milliseconds.
+ * page.addInitScript in every page (the app's and the references') before the page's own scripts,
+ * so app and reference are timed by the same code. Plain browser JavaScript (not TypeScript)
+ * because it is injected as text. All times are performance.now() values in milliseconds.
  *
- * On the app page `window.api` is the app's built preload (test/fixtures/preload-bridge.ts, set
- * up by run.ts before this script). When `window.__benchIpc` names the binding its IPC goes
- * through and the channels of getInteraction and getPeaks, this script wraps that binding to
- * record when those calls leave the renderer and when their results reach it.
+ * It reads only what a person could see or the page itself exposes: the media element's events,
+ * the DOM (buttons by their names, the transcript's rows by their text, the waveform slider's
+ * aria-busy, the "Drawing waveform…" status) and the waveform's canvas pixels. On the app page
+ * it also notes the time of every IPC result (when `window.__benchIpcBinding` names the preload
+ * bridge's page function) so the transcript's paint can be counted from the response that
+ * carried it, found afterwards by its text.
  */
 (() => {
   'use strict';
   const now = () => performance.now();
 
-  /** Shared state read by run.ts through page.evaluate. */
-  const B = {
+  const FRESH = {
     t0: null,
     playingAt: null,
     playingTime: 0,
     advancingAt: null,
-    responseAt: null,
     rowsAt: null,
     paintedAt: null,
-    peaksAt: null,
-    peaksFromCache: null,
-    peaksError: null,
     waveformAt: null,
     quarterAt: null,
+    waveformError: null,
+    waveformBox: null,
     error: null,
     marker: null,
     autoPlay: false,
     clickedPlay: false,
     playClickedAt: null,
     mediaAt: null,
-    peaksRequestedAt: null,
   };
+  /** Shared state read by run.ts through page.evaluate. */
+  const B = { ...FRESH, ipcResults: [] };
   window.__bench = B;
+  let stale = new WeakSet();
 
   B.reset = () => {
-    for (const key of [
-      't0',
-      'playingAt',
-      'advancingAt',
-      'responseAt',
-      'rowsAt',
-      'paintedAt',
-      'peaksAt',
-      'peaksFromCache',
-      'peaksError',
-      'waveformAt',
-      'quarterAt',
-      'error',
-      'marker',
-      'playClickedAt',
-      'mediaAt',
-      'peaksRequestedAt',
-    ])
-      B[key] = null;
-    B.playingTime = 0;
-    B.autoPlay = false;
-    B.clickedPlay = false;
+    Object.assign(B, FRESH);
+    B.ipcResults = [];
   };
 
   /** Marks `key` at the first moment after the next paint (a task queued from a frame callback). */
@@ -89,36 +70,28 @@
     });
   };
 
-  // ---- IPC timing on the app page ---------------------------------------------------------
-  // The page has the first quarter of the waveform when a getPeaksProgress answer covers a quarter
-  // of the media element's duration (it draws that answer at once), or when getPeaks answers.
-  const coversQuarter = (result) => {
-    const media = document.querySelector('audio');
-    const duration = media ? media.duration : NaN;
-    const covered = result && result.ok && result.value ? result.value.coveredSeconds : 0;
-    return Number.isFinite(duration) && duration > 0 && covered >= duration / 4;
-  };
-  const ipc = window.__benchIpc;
-  if (ipc && typeof window[ipc.binding] === 'function') {
-    const send = window[ipc.binding];
-    window[ipc.binding] = (channel, args) => {
-      if (channel === ipc.getPeaks && B.t0 !== null && B.peaksRequestedAt === null) B.peaksRequestedAt = now();
-      return send(channel, args).then((result) => {
-        if (channel === ipc.getInteraction && B.t0 !== null && B.responseAt === null) B.responseAt = now();
-        if (channel === ipc.getPeaksProgress && B.t0 !== null && B.quarterAt === null && coversQuarter(result)) {
-          B.quarterAt = now();
-        }
-        if (channel === ipc.getPeaks && B.t0 !== null && B.peaksAt === null) {
-          B.peaksAt = now();
-          if (B.quarterAt === null && result && result.ok) B.quarterAt = B.peaksAt;
-          B.peaksFromCache = result && result.ok ? Boolean(result.value.fromCache) : null;
-          B.peaksError =
-            result && result.ok ? null : (result && result.error && result.error.message) || 'getPeaks failed';
-        }
+  // ---- IPC results on the app page ---------------------------------------------------------
+  const binding = window.__benchIpcBinding;
+  if (binding && typeof window[binding] === 'function') {
+    const send = window[binding];
+    window[binding] = (channel, args) =>
+      send(channel, args).then((result) => {
+        if (B.t0 !== null) B.ipcResults.push({ at: now(), result });
         return result;
       });
-    };
   }
+
+  /** When the first IPC result holding `text` reached the page (null if none did). Run after a measurement. */
+  B.responseHolding = (text) => {
+    for (const { at, result } of B.ipcResults) {
+      try {
+        if (JSON.stringify(result).includes(text)) return at;
+      } catch {
+        // an unserializable result holds no transcript
+      }
+    }
+    return null;
+  };
 
   // ---- the app page: media, Play button, transcript rows, waveform --------------------------
   const findButton = (name) =>
@@ -136,10 +109,7 @@
   const onMutations = (records) => {
     if (B.t0 === null) return;
     for (const media of document.querySelectorAll('audio, video')) {
-      // First sight of the app's media element: its src was set in the flush that just ended.
-      if (B.mediaAt === null && !media.__benchWatched) B.mediaAt = now();
-      // Diagnostic only (BENCH_PRELOAD=metadata): what if the app's element did not buffer ahead?
-      if (window.__benchPreload && !media.__benchWatched) media.preload = window.__benchPreload;
+      if (B.mediaAt === null && !media.__benchWatched && media.getAttribute('src')) B.mediaAt = now();
       watchMedia(media);
     }
     if (B.autoPlay && !B.clickedPlay) {
@@ -150,7 +120,7 @@
         play.click();
       }
     }
-    if (B.marker && B.responseAt !== null && B.rowsAt === null) {
+    if (B.marker && B.rowsAt === null) {
       for (const record of records) {
         const found =
           record.type === 'characterData'
@@ -164,8 +134,8 @@
       }
     }
   };
-  // The app may give a media element its src before the element is in the page (it starts the
-  // recording at "Show call"): first audio "from media src" counts from that moment.
+  // The app may give a media element its src before the element is in the page (it can start the
+  // recording at "Show call"): note that moment too.
   const srcProperty = Object.getOwnPropertyDescriptor(HTMLMediaElement.prototype, 'src');
   Object.defineProperty(HTMLMediaElement.prototype, 'src', {
     ...srcProperty,
@@ -175,51 +145,125 @@
       srcProperty.set.call(this, value);
     },
   });
-  const observer = new MutationObserver(onMutations);
-  const observe = () =>
-    observer.observe(document, {
-      childList: true,
-      subtree: true,
-      characterData: true,
-      attributes: true,
-      attributeFilter: ['disabled'],
-    });
-  observe();
+  new MutationObserver(onMutations).observe(document, {
+    childList: true,
+    subtree: true,
+    characterData: true,
+    attributes: true,
+    attributeFilter: ['disabled'],
+  });
 
-  /** Canvases under the player's waveform (wavesurfer draws in a shadow root inside the slider). */
-  const waveformCanvases = () => {
+  /** Canvases with a size under `root`, shadow roots included (wavesurfer draws in one). */
+  const canvasesUnder = (root) => {
     const out = [];
-    const visit = (root) => {
-      for (const el of root.querySelectorAll('*')) {
-        if (el.tagName === 'CANVAS' && el.width > 0 && el.height > 0) out.push(el);
+    const visit = (node) => {
+      for (const el of node.querySelectorAll('*')) {
+        if (el.tagName === 'CANVAS' && el.width > 0 && el.height > 0 && !stale.has(el)) out.push(el);
         if (el.shadowRoot) visit(el.shadowRoot);
       }
     };
-    for (const slider of document.querySelectorAll('[role="slider"]')) {
-      if (slider.shadowRoot) visit(slider.shadowRoot);
-      visit(slider);
-    }
+    if (root.shadowRoot) visit(root.shadowRoot);
+    visit(root);
     return out;
   };
-  const drawingShown = () =>
-    Array.from(document.querySelectorAll('[role="status"]')).some((e) => /drawing waveform/i.test(e.textContent || ''));
 
+  /** The app's waveform: the slider that holds canvases, and those canvases (or null). */
+  const appWaveform = () => {
+    for (const slider of document.querySelectorAll('[role="slider"]')) {
+      const canvases = canvasesUnder(slider);
+      if (canvases.length > 0) return { slider, canvases };
+    }
+    return null;
+  };
+
+  /** Text around the waveform (its box, where "Drawing waveform…" or why there is none is shown) and every status. */
+  const statusText = () =>
+    [
+      ...Array.from(document.querySelectorAll('[role="slider"]'), (s) => s.parentElement),
+      ...document.querySelectorAll('[role="status"]'),
+    ]
+      .map((e) => (e && e.textContent) || '')
+      .join(' ');
+
+  /**
+   * True when some canvas has ink, away from its vertical middle (where silence is drawn as a
+   * line), between `from` and `to` (fractions of the waveform's width).
+   */
+  const inkBetween = (slider, canvases, from, to) => {
+    const box = slider.getBoundingClientRect();
+    const left = box.left + from * box.width;
+    const right = box.left + to * box.width;
+    for (const canvas of canvases) {
+      const rect = canvas.getBoundingClientRect();
+      const x0 = Math.max(left, rect.left);
+      const x1 = Math.min(right, rect.right);
+      if (x1 <= x0 || rect.width === 0) continue;
+      const scale = canvas.width / rect.width;
+      const sx = Math.floor((x0 - rect.left) * scale);
+      const sw = Math.max(1, Math.floor((x1 - x0) * scale));
+      const context = canvas.getContext('2d');
+      if (!context) continue;
+      const { data } = context.getImageData(sx, 0, sw, canvas.height);
+      const middle = canvas.height / 2;
+      const margin = Math.max(3, canvas.height * 0.06);
+      for (let y = 0; y < canvas.height; y++) {
+        if (Math.abs(y - middle) < margin) continue;
+        for (let x = 0; x < sw; x++) if (data[(y * sw + x) * 4 + 3] !== 0) return true;
+      }
+    }
+    return false;
+  };
+
+  /** Size of the drawn waveform in CSS pixels: the slider's width, the canvases' height together. */
+  const boxOf = (slider, canvases) => {
+    const rects = canvases.map((c) => c.getBoundingClientRect());
+    const top = Math.min(...rects.map((r) => r.top));
+    const bottom = Math.max(...rects.map((r) => r.bottom));
+    return { width: Math.round(slider.clientWidth), height: Math.round(bottom - top) };
+  };
+
+  /**
+   * Watches the app's waveform every frame after "Show call": the first quarter is there when
+   * the canvases have ink at 20-25 % of the width; the waveform is complete when the slider has
+   * canvases, is not aria-busy (the app's "peaks still coming" state) and no "Drawing waveform…"
+   * status is shown.
+   */
   const watchWaveform = () => {
-    if (B.t0 === null || B.waveformAt !== null) return;
-    if (B.peaksAt !== null && B.peaksError === null && !drawingShown() && waveformCanvases().length > 0) {
-      B.waveformAt = now();
+    if (B.t0 === null || B.waveformAt !== null || B.waveformError !== null) return;
+    const text = statusText();
+    const failed = /could not be drawn|No waveform for this/i.exec(text);
+    if (failed) {
+      B.waveformError = text.trim().slice(0, 200);
       return;
+    }
+    const found = appWaveform();
+    if (found) {
+      if (B.quarterAt === null && inkBetween(found.slider, found.canvases, 0.2, 0.25)) B.quarterAt = now();
+      if (found.slider.getAttribute('aria-busy') !== 'true' && !/drawing waveform/i.test(text)) {
+        B.waveformBox = boxOf(found.slider, found.canvases);
+        if (B.quarterAt === null) B.quarterAt = now();
+        markAfterPaint('waveformAt');
+        return;
+      }
     }
     requestAnimationFrame(watchWaveform);
   };
 
+  const markStale = () => {
+    stale = new WeakSet();
+    for (const slider of document.querySelectorAll('[role="slider"]'))
+      for (const canvas of canvasesUnder(slider)) stale.add(canvas);
+  };
+
   /**
-   * Starts one app measurement: `sid` must already be in the SID field. Clicks "Show call" (t0),
-   * presses Play as soon as it is enabled when `autoPlay`, and records the response, the painted
-   * transcript (first row holding `marker`), 'playing', and the drawn waveform.
+   * Starts one app measurement: the SID must already be in the SID field. Clicks "Show call"
+   * (t0), presses Play as soon as it is enabled when `autoPlay`, and records the painted
+   * transcript (first row holding `marker`), 'playing', and the waveform (canvases already on the
+   * page, from an earlier call, do not count).
    */
   B.startApp = ({ autoPlay, marker }) => {
     B.reset();
+    markStale();
     B.autoPlay = autoPlay;
     B.marker = marker;
     const show = findButton('Show call');
@@ -229,15 +273,25 @@
     requestAnimationFrame(watchWaveform);
   };
 
-  /** Canvases with something drawn on them (a sanity check after the waveform is complete). */
-  B.waveformInk = () =>
-    waveformCanvases().filter((canvas) => {
-      const context = canvas.getContext('2d');
-      if (!context) return false;
-      const { data } = context.getImageData(0, 0, canvas.width, canvas.height);
-      for (let i = 3; i < data.length; i += 4 * 7) if (data[i] !== 0) return true;
-      return false;
-    }).length;
+  /** Presses the app's Play button; false when there is none enabled. */
+  B.pressPlay = () => {
+    const play = findButton('Play');
+    if (!play || play.disabled) return false;
+    B.playClickedAt = now();
+    play.click();
+    return true;
+  };
+
+  /** Pauses every media element of the page. */
+  B.pauseAll = () => {
+    for (const media of document.querySelectorAll('audio, video')) media.pause();
+  };
+
+  /** Canvases of the app's waveform with ink on them (a sanity check after the waveform is complete). */
+  B.waveformInk = () => {
+    const found = appWaveform();
+    return found ? (inkBetween(found.slider, found.canvases, 0, 1) ? found.canvases.length : 0) : 0;
+  };
 
   /** Plays /bench/warmup.wav once (starts Chromium's audio output); resolves true when it ended. */
   B.warmUp = () =>
@@ -248,7 +302,7 @@
       audio.play().catch(() => resolve(false));
     });
 
-  // ---- bench pages -----------------------------------------------------------------------
+  // ---- reference pages ---------------------------------------------------------------------
   /** Bare <audio> on `url`: t0 when src is set and play() is called. */
   B.startBare = (url) => {
     B.reset();
@@ -263,27 +317,67 @@
     });
   };
 
-  /** wavesurfer's default path: WaveSurfer.create({url}) fetches and decodes the whole file; autoplay as soon as it can. */
-  B.startWaveSurfer = (url) => {
-    B.reset();
+  /** After wavesurfer's 'ready': marks waveformAt after the next paint once its canvases exist. */
+  const whenDrawn = (container) => {
+    const check = () => {
+      if (canvasesUnder(container).length > 0) markAfterPaint('waveformAt');
+      else requestAnimationFrame(check);
+    };
+    check();
+  };
+
+  const surfer = (options, size) => {
     const container = document.getElementById('wave');
-    B.t0 = now();
-    const ws = window.WaveSurfer.create({ container, url, autoplay: true, height: 88 });
+    container.style.width = size.width + 'px';
+    const ws = window.WaveSurfer.create({ container, height: size.height, ...options });
     window.__ws = ws;
-    watchMedia(ws.getMediaElement());
-    ws.on('ready', () => markAfterPaint('waveformAt'));
+    ws.on('ready', () => whenDrawn(container));
     ws.on('error', (error) => {
       B.error = 'wavesurfer: ' + (error && error.message ? error.message : String(error));
     });
+    return ws;
   };
 
   /**
-   * Highlight cost per playback tick: plays from `startSeconds` at `rate` and, for `count`
-   * 'timeupdate' events, measures from the event's capture on window (before the app's listener)
-   * to the end of a listener added after the app's, which forces style and layout
-   * (document.body.offsetHeight). Svelte's update runs in the microtask between the two.
-   * Resolves with [{ms, active}] where `active` is the highlighted row's text (to count changes).
+   * wavesurfer's default path on `url`: WaveSurfer.create({url}) fetches and decodes the whole
+   * file, then plays (autoplay) and draws, at `size` ({width, height} in CSS px).
    */
+  B.startWaveSurfer = (url, size) => {
+    B.reset();
+    B.t0 = now();
+    const ws = surfer({ url, autoplay: true }, size);
+    watchMedia(ws.getMediaElement());
+  };
+
+  /**
+   * wavesurfer handed precomputed peaks (window.__peaks: {durationSeconds, channels}) and the
+   * recording's URL for its media element, at `size`; two channels are drawn as two lanes.
+   */
+  B.startWaveSurferPeaks = (url, size) => {
+    B.reset();
+    const { durationSeconds, channels } = window.__peaks;
+    const lanes = channels.length;
+    B.t0 = now();
+    surfer(
+      {
+        url,
+        peaks: channels,
+        duration: durationSeconds,
+        ...(lanes > 1 ? { splitChannels: channels.map(() => ({})) } : {}),
+      },
+      { width: size.width, height: Math.round(size.height / lanes) },
+    );
+  };
+
+  /** Paints window.__entries as the plain list (reference-pages.ts); paintedAt after the next paint. */
+  B.paintPlain = () => {
+    B.reset();
+    B.t0 = now();
+    window.referenceList.paint(window.__entries);
+    markAfterPaint('paintedAt');
+  };
+
+  // ---- transcript measurements (app and plain list) -----------------------------------------
   /**
    * Types `text` into the transcript's search field one character at a time, as a person would,
    * and times each keystroke: from the input event to the first moment after the next paint
@@ -311,7 +405,14 @@
     return samples;
   };
 
-  B.measureTicks = ({ count, startSeconds, rate }) =>
+  /**
+   * Highlight cost per playback tick: plays from `startSeconds` at `rate` and, for `count`
+   * 'timeupdate' events, measures from the event's capture on window (before the page's own
+   * listeners) to the end of a listener added after them, which forces style and layout
+   * (document.body.offsetHeight); a framework's update in a microtask between the two is included.
+   * Resolves with [{ms, active}] where `active` is the text of the row matching `activeSelector`.
+   */
+  B.measureTicks = ({ count, startSeconds, rate, activeSelector }) =>
     new Promise((resolve, reject) => {
       const media = document.querySelector('audio, video');
       if (!media) {
@@ -328,7 +429,7 @@
         void document.body.offsetHeight;
         const ms = now() - start;
         start = null;
-        const active = document.querySelector('[aria-current="true"]');
+        const active = document.querySelector(activeSelector);
         ticks.push({ ms, active: active ? (active.textContent || '').trim().slice(-40) : null });
         if (ticks.length >= count) {
           window.removeEventListener('timeupdate', capture, true);

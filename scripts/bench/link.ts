@@ -1,24 +1,20 @@
 /**
- * One link of the benchmark (loopback, or throttled to 16 Mbit/s): the long-call service in a
- * child process, main built by the app's composition root (createMainStack) and registered on an
- * `ipcMain` stand-in (registerIpc), and the bench server serving the built renderer, the
- * recordings and the reference pages. Each run gets a new stack with an empty peaks disk cache.
+ * One link of the benchmark (loopback, or throttled to 16 Mbit/s): the far side
+ * (scripts/bench/service.ts: the long-call API and the reference pages) in a child process,
+ * serving the benchmark's calls and the interactions of the transcript figures.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { createMemoryStore } from '../../electron/main/keys/keychain';
-import { createMainStack, registerIpc, type MainStack } from '../../electron/main/main-stack';
 import {
   buildTranscript,
-  type LongCallServerOptions,
-  type WireLogEntry,
   type LongCallCounters,
+  type RecordingRequest,
+  type WireLogEntry,
 } from '../../test/fixtures/long-call';
-import { createIpcMainStandIn, type IpcMainStandIn } from '../../test/fixtures/preload-bridge';
-import { startBenchServer } from './server';
+import type { ServiceOptions, ServiceReady } from './service';
 
 /** 16 Mbit/s in bytes per second. */
 export const SIXTEEN_MBIT = 2_000_000;
@@ -28,38 +24,46 @@ export const TRANSCRIPT_500_VIEWS = 6;
 export const TRANSCRIPT_5000_VIEWS = 2;
 
 export type LinkName = 'loopback' | '16 Mbit/s';
-export type CallName = '1 min' | '40 min';
+export type CallName = '1 min' | '3 min' | '40 min';
 
-/** Where the built app is: its renderer, preload and peaks worker. */
-export interface BuiltApp {
-  rendererDir: string;
-  peaksWorker: string;
+/** The benchmark's calls: what desks see most (a 1-minute MP3, a 3-minute dual-channel µ-law WAV) and a long one. */
+export const CALLS: Record<CallName, { recording: RecordingRequest; entries: number; description: string }> = {
+  '1 min': { recording: { seconds: 60, format: 'mp3' }, entries: 20, description: '8 kHz mono MP3, 32 kbit/s' },
+  '3 min': {
+    recording: { seconds: 180, format: 'wav', channels: 2, wavEncoding: 'mu-law' },
+    entries: 60,
+    description: '8 kHz dual-channel (caller / agent) G.711 µ-law WAV',
+  },
+  '40 min': { recording: { seconds: 2400, format: 'mp3' }, entries: 500, description: '8 kHz mono MP3, 32 kbit/s' },
+};
+export const CALL_NAMES = Object.keys(CALLS) as CallName[];
+
+/** One interaction of a link: its SID and the text of its first transcript entry (the paint marker). */
+export interface LinkCall {
+  sid: string;
+  marker: string;
+  /** The recording file served for it. */
+  file: string;
 }
 
 /** A running link; see {@link startLink}. */
 export interface BenchLink {
-  /** The bench server's origin, `http://127.0.0.1:<port>`. */
-  origin: string;
-  sids: Record<CallName, string>;
-  /** Text of the first transcript entry of each call (the paint marker). */
-  markers: Record<CallName, string>;
-  transcriptCalls: Array<{ size: 500 | 5000; sid: string; marker: string }>;
-  /** The `ipcMain` stand-in of the current run's stack (the page's preload calls it). */
-  ipcMain(): IpcMainStandIn;
-  /** A new stack (fresh session, empty peaks disk cache) for the next run. */
-  freshStack(): Promise<void>;
+  name: LinkName;
+  /** The API's base URL (ending in /v1) and key, for `connect`. */
+  service: { baseUrl: string; apiKey: string };
+  /** Origin of the reference pages and the recordings they play (`/bench/recording/<sid>`). */
+  referenceOrigin: string;
+  calls: Record<CallName, LinkCall>;
+  /** The transcript figures' interactions (40-minute recording). */
+  transcriptCalls: Array<LinkCall & { size: 500 | 5000 }>;
   /**
-   * Deletes the current stack's recording cache, so the next view downloads its recording as a
-   * first view does (the bare and wavesurfer paths play through the same recording protocol).
-   */
-  forgetRecordings(): Promise<void>;
-  /**
-   * Downloads `call`'s recording once straight from the long-call service (Node's fetch with the
-   * key), after discarding the stack's recordings so nothing else is on the link, as a check of
-   * the link itself. @returns the time to the last byte, ms
+   * Downloads `call`'s recording once straight from the API (Node's fetch with the key), nothing
+   * else on the link. @returns the time to the last byte, ms
    */
   timeDownload(call: CallName): Promise<number>;
-  /** The long-call service's running totals: recording bytes sent and GET /interactions/<sid> by SID. */
+  /** PID of the far side's process. */
+  pid: number;
+  /** The service's running totals: recording bytes sent, GET /interactions/<sid> by SID. */
   counters(): Promise<LongCallCounters>;
   close(): Promise<void>;
 }
@@ -68,184 +72,102 @@ function tag(entries: WireLogEntry[], label: string): WireLogEntry[] {
   return entries.map((e) => ({ ...e, message: `${e.message} [${label}]` }));
 }
 
-/**
- * Starts test/fixtures/long-call.ts's service in a child process (scripts/bench/long-call-service.ts)
- * and resolves with its base URL, key and interaction SIDs (in the order of `options.recordings`).
- */
-async function startLongCallService(
-  options: LongCallServerOptions,
-): Promise<{ baseUrl: string; apiKey: string; sids: string[]; close(): Promise<void> }> {
+/** Starts scripts/bench/service.ts in a child process; resolves with its READY payload. */
+async function startService(options: ServiceOptions): Promise<ServiceReady & { pid: number; close(): Promise<void> }> {
   const dir = mkdtempSync(join(os.tmpdir(), 'voice-review-bench-service-'));
   const optionsFile = join(dir, 'options.json');
   writeFileSync(optionsFile, JSON.stringify(options));
-  const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'long-call-service.ts'), optionsFile], {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'service.ts'), optionsFile], {
     cwd: join(__dirname, '../..'),
     stdio: ['pipe', 'pipe', 'inherit'],
   });
-  const ready = await new Promise<{ baseUrl: string; apiKey: string; sids: string[] }>((resolvePromise, reject) => {
-    const lines = createInterface({ input: child.stdout });
-    lines.on('line', (line) => {
-      if (line.startsWith('READY '))
-        resolvePromise(JSON.parse(line.slice('READY '.length)) as { baseUrl: string; apiKey: string; sids: string[] });
+  const ready = await new Promise<ServiceReady>((resolvePromise, reject) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      if (line.startsWith('READY ')) resolvePromise(JSON.parse(line.slice('READY '.length)) as ServiceReady);
     });
-    child.once('exit', (code) => {
-      reject(new Error(`The long-call service exited with code ${String(code)}`));
-    });
+    child.once('exit', (code) => reject(new Error(`The bench service exited with code ${String(code)}`)));
   });
   return {
     ...ready,
+    pid: child.pid!,
     close: async () => {
-      const exited = new Promise<void>((r) => child.once('exit', () => r()));
-      child.kill('SIGTERM');
-      await exited;
+      if (child.exitCode === null) {
+        const exited = new Promise<void>((r) => child.once('exit', () => r()));
+        child.kill('SIGTERM');
+        await exited;
+      }
       rmSync(dir, { recursive: true, force: true });
     },
   };
 }
 
-const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
-
-/** The transcripts of one link: the two timed calls, and the views for the paint figures. */
-function benchTranscripts() {
-  return {
-    calls: {
-      '1 min': tag(buildTranscript(60, 20), 'call 1 min'),
-      '40 min': tag(buildTranscript(2400, 500), 'call 40 min'),
-    },
-    transcript500: Array.from({ length: TRANSCRIPT_500_VIEWS }, (_, k) => tag(buildTranscript(2400, 500), `t500 ${k}`)),
-    transcript5000: Array.from({ length: TRANSCRIPT_5000_VIEWS }, (_, k) =>
-      tag(buildTranscript(2400, 5000), `t5000 ${k}`),
-    ),
-  };
-}
-
-/** One run's main: a stack, the `ipcMain` stand-in it registered on, and its user-data folder. */
-interface Run {
-  stack: MainStack;
-  ipcMain: IpcMainStandIn;
-  dir: string;
-}
-
 /**
- * A stack as Electron's main builds it (decoding in the built worker),
- * in a new user-data folder, connected to the long-call service.
- * @throws Error when the service refuses the connection
+ * Starts the far side of `link` with the calls' recordings (`files`, by call) and their
+ * precomputed peaks (`peaksFiles`, by recording file).
  */
-async function startRun(
-  link: LinkName,
-  app: BuiltApp,
-  origin: string,
-  service: { baseUrl: string; apiKey: string },
-): Promise<Run> {
-  const dir = mkdtempSync(join(os.tmpdir(), 'voice-review-bench-'));
-  const stack = createMainStack({
-    userDataDir: dir,
-    secrets: createMemoryStore(),
-    resourcesDir: join(__dirname, '../../resources'),
-    recordingOrigin: origin,
-    appOrigin: origin,
-    log: quiet,
-    peaksDecoder: { workerPath: app.peaksWorker },
-  });
-  const ipcMain = createIpcMainStandIn();
-  registerIpc(ipcMain, stack);
-  const connected = await stack.handlers.connect([
-    { name: `Long calls (${link})`, baseUrl: service.baseUrl, apiKey: service.apiKey },
-  ]);
-  if (!connected.ok) throw new Error(`Could not connect to the long-call service: ${JSON.stringify(connected.error)}`);
-  return { stack, ipcMain, dir };
-}
-
-async function closeRun(run: Run): Promise<void> {
-  await run.stack.close();
-  rmSync(run.dir, { recursive: true, force: true });
-}
-
-/** Everything one link needs: the long-call service, main's stack connected to it, the bench server. */
 export async function startLink(
   link: LinkName,
-  files: { oneMinute: string; fortyMinutes: string },
-  app: BuiltApp,
+  files: Record<CallName, string>,
+  peaksFiles: Record<string, string>,
+  wavesurferFile: string,
 ): Promise<BenchLink> {
-  const { calls, transcript500, transcript5000 } = benchTranscripts();
-  const longCalls = await startLongCallService({
-    bytesPerSecond: link === '16 Mbit/s' ? SIXTEEN_MBIT : undefined,
-    recordings: [
-      { seconds: 60, file: files.oneMinute, entries: calls['1 min'] },
-      { seconds: 2400, file: files.fortyMinutes, entries: calls['40 min'] },
-      ...transcript500.map((entries) => ({ seconds: 2400, file: files.fortyMinutes, entries })),
-      ...transcript5000.map((entries) => ({ seconds: 2400, file: files.fortyMinutes, entries })),
-    ],
+  const callEntries = CALL_NAMES.map((call) =>
+    tag(buildTranscript(CALLS[call].recording.seconds, CALLS[call].entries), `call ${call}`),
+  );
+  const transcripts = [
+    ...Array.from({ length: TRANSCRIPT_500_VIEWS }, (_, k) => ({
+      size: 500 as const,
+      entries: tag(buildTranscript(2400, 500), `t500 ${k}`),
+    })),
+    ...Array.from({ length: TRANSCRIPT_5000_VIEWS }, (_, k) => ({
+      size: 5000 as const,
+      entries: tag(buildTranscript(2400, 5000), `t5000 ${k}`),
+    })),
+  ];
+  const service = await startService({
+    wavesurferFile,
+    peaksFiles,
+    longCall: {
+      bytesPerSecond: link === '16 Mbit/s' ? SIXTEEN_MBIT : undefined,
+      recordings: [
+        ...CALL_NAMES.map((call, i) => ({
+          seconds: CALLS[call].recording.seconds,
+          file: files[call],
+          entries: callEntries[i]!,
+        })),
+        ...transcripts.map((t) => ({ seconds: 2400, file: files['40 min'], entries: t.entries })),
+      ],
+    },
   });
-
-  let current: Run | null = null;
-  const server = await startBenchServer({
-    rendererDir: app.rendererDir,
-    wavesurferFile: join(__dirname, '../../node_modules/wavesurfer.js/dist/wavesurfer.esm.js'),
-    recording: (request) => {
-      if (!current) throw new Error('No stack is running.');
-      return current.stack.recording(request);
-    },
-    ipcResult: (request) => {
-      if (!current) throw new Error('No stack is running.');
-      return current.ipcMain.serveResult(request);
-    },
-    ipcCall: (request) => {
-      if (!current) throw new Error('No stack is running.');
-      return current.ipcMain.serveCall(request);
-    },
-  });
-  const origin = server.origin;
-
-  async function freshStack(): Promise<void> {
-    const previous = current;
-    current = await startRun(link, app, origin, longCalls);
-    if (previous) await closeRun(previous);
-  }
-
-  await freshStack();
-  const sids = longCalls.sids;
-  const callSids: Record<CallName, string> = { '1 min': sids[0]!, '40 min': sids[1]! };
+  const calls = Object.fromEntries(
+    CALL_NAMES.map((call, i) => [
+      call,
+      { sid: service.sids[i]!, marker: callEntries[i]![0]!.message, file: files[call] },
+    ]),
+  ) as Record<CallName, LinkCall>;
+  const auth = { Authorization: `Bearer ${service.apiKey}` };
   return {
-    origin,
-    sids: callSids,
-    markers: { '1 min': calls['1 min'][0]!.message, '40 min': calls['40 min'][0]!.message },
-    transcriptCalls: [
-      ...transcript500.map((entries, k) => ({ size: 500 as const, sid: sids[2 + k]!, marker: entries[0]!.message })),
-      ...transcript5000.map((entries, k) => ({
-        size: 5000 as const,
-        sid: sids[2 + TRANSCRIPT_500_VIEWS + k]!,
-        marker: entries[0]!.message,
-      })),
-    ],
-    ipcMain: () => {
-      if (!current) throw new Error('No stack is running.');
-      return current.ipcMain;
-    },
-    freshStack,
-    forgetRecordings: async () => {
-      await current?.stack.recordings.clear();
-    },
+    name: link,
+    pid: service.pid,
+    service: { baseUrl: service.baseUrl, apiKey: service.apiKey },
+    referenceOrigin: service.referenceOrigin,
+    calls,
+    transcriptCalls: transcripts.map((t, k) => ({
+      size: t.size,
+      sid: service.sids[CALL_NAMES.length + k]!,
+      marker: t.entries[0]!.message,
+      file: files['40 min'],
+    })),
     timeDownload: async (call) => {
-      // The stack's own downloads run to their end even when no one reads them (a bare element's
-      // view ends at first audio): discard them, so the link carries this download alone.
-      await current?.stack.recordings.clear();
-      const auth = { Authorization: `Bearer ${longCalls.apiKey}` };
-      const answer = await fetch(`${longCalls.baseUrl}/interactions/${callSids[call]}`, { headers: auth });
+      const answer = await fetch(`${service.baseUrl}/interactions/${calls[call].sid}`, { headers: auth });
       const { interaction } = (await answer.json()) as { interaction: { recording_url: string } };
-      const url = interaction.recording_url;
       const started = performance.now();
-      const response = await fetch(url, { headers: auth });
+      const response = await fetch(interaction.recording_url, { headers: auth });
       await response.arrayBuffer();
       return performance.now() - started;
     },
     counters: async () =>
-      (await (await fetch(`${new URL(longCalls.baseUrl).origin}/__counters`)).json()) as LongCallCounters,
-    async close() {
-      await server.close();
-      if (current) await closeRun(current);
-      current = null;
-      await longCalls.close();
-    },
+      (await (await fetch(`${new URL(service.baseUrl).origin}/__counters`)).json()) as LongCallCounters,
+    close: () => service.close(),
   };
 }

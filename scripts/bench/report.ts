@@ -1,348 +1,342 @@
 /**
- * The benchmark's printed report (scripts/bench/run.ts): how it was measured, one table per link
- * and call, the transcript figures, and the targets with PASS/FAIL.
+ * The benchmark's report (scripts/bench/run.ts): how it was measured and on what machine, the
+ * targets as paired ratios with PASS / FAIL / inconclusive, with `--against` every figure as
+ * new/old (and the self-check's band), then the absolute figures as information.
  */
 import * as os from 'node:os';
-import { statSync } from 'node:fs';
-import { PATH_LABEL, type BenchResults } from './cells';
-import { SIXTEEN_MBIT, type CallName, type LinkName } from './link';
-import { median, percentile } from './stats';
+import type { Build } from './builds';
+import { CALLS, SIXTEEN_MBIT } from './link';
+import type { Block } from './report-format';
+import { METRIC, REFERENCE_LABEL, TRANSCRIPT, viewFigure, type Metric, type SampleStore } from './samples';
+import type { SoakResult } from './soak';
+import {
+  direction,
+  median,
+  pairedRatios,
+  percentile,
+  SELF_CHECK_BAND,
+  steadyInSelfCheck,
+  widest,
+  type RatioSummary,
+  type RunStat,
+} from './stats';
+import { judge, noisyKey, targetsFor, type TargetScope } from './targets';
 
 /** What the report is made from. */
-export interface ReportInput extends BenchResults {
-  args: { runs: number; links: LinkName[]; paths: Array<keyof typeof PATH_LABEL>; transcript: boolean };
-  files: { oneMinute: string; fortyMinutes: string };
+export interface ReportInput extends TargetScope {
+  store: SampleStore;
+  builds: Build[];
+  runs: number;
+  soak: Map<string, SoakResult>;
   chromiumVersion: string;
-  /** BENCH_PRELOAD, when a diagnostic run forced the media element's preload. */
-  preloadOverride: string;
+  loadAverage: { start: number; end: number };
+  /** Unsteady figures from the last self-check (targets.ts readNoisy). */
+  noisy: Record<string, string>;
+  /** True when the old build is this tree's HEAD commit. */
+  selfCheck: boolean;
+  elapsedSeconds: number;
 }
 
-const ms = (v: number | null | undefined): string =>
-  v === null || v === undefined || !Number.isFinite(v) ? '—' : `${Math.round(v)} ms`;
-const mb = (bytes: number | undefined): string =>
-  bytes === undefined || !Number.isFinite(bytes) ? '—' : `${bytes >= 0 ? '+' : ''}${(bytes / 1e6).toFixed(1)} MB`;
-const ratio = (v: number): string => (Number.isFinite(v) ? `${v.toFixed(2)}x` : '—');
-
-function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
-  return rows
-    .map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  '))
-    .join('\n');
+/** The report, and (for `--against`) the figures outside the self-check band with their spread. */
+export interface Report {
+  blocks: Block[];
+  unsteady: Record<string, string>;
 }
 
-/** One download of the 40-minute file at 16 Mbit/s by size / rate, in ms (what the link check and the targets compare with). */
-function oneDownloadMs(files: ReportInput['files']): number {
-  return (statSync(files.fortyMinutes).size / SIXTEEN_MBIT) * 1000;
+const isMemory = (figure: string) => figure.endsWith(METRIC.pss) || figure.endsWith(METRIC.heap);
+const ms = (v: number): string =>
+  !Number.isFinite(v) ? '—' : Math.abs(v) < 10 ? `${v.toFixed(2)} ms` : `${Math.round(v).toLocaleString('en-US')} ms`;
+const mb = (v: number): string => (!Number.isFinite(v) ? '—' : `${v >= 0 ? '+' : ''}${(v / 1e6).toFixed(1)} MB`);
+const value = (figure: string, v: number): string => (isMemory(figure) ? mb(v) : ms(v));
+const x = (v: number): string => (Number.isFinite(v) ? `${v.toFixed(2)}x` : '—');
+
+/** "0.85x (0.80–0.91x, n=5)". */
+export function formatRatio(s: RatioSummary): string {
+  if (s.n === 0) return '—';
+  return s.n === 1 ? `${x(s.median)} (n=1)` : `${x(s.median)} (${x(s.min)}–${x(s.max)}, n=${s.n})`;
 }
 
-/** The whole report, as lines. */
-export function report(r: ReportInput): string[] {
-  const out: string[] = [];
-  describeSetup(out, r);
-  cellTables(out, r);
-  transcriptTable(out, r);
-  targetTable(out, r);
+function setup(r: ReportInput): Block[] {
+  const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+  const builds = r.builds.map((b) => (b.id === 'new' ? 'new = this tree' : `old = ${b.label}`)).join('; ');
+  const cells = [...r.calls, ...(r.transcript ? ['transcript'] : []), ...(r.soak.size ? ['soak'] : [])].join(', ');
+  const bare = r.links
+    .map((link) => {
+      const call = r.calls[0];
+      const values = call ? r.store.values(viewFigure(call, link, METRIC.firstAudio), 'bare') : [];
+      return values.length ? `${ms(median(values))} (${call}, ${link})` : null;
+    })
+    .filter(Boolean);
+  return [
+    { kind: 'heading', text: 'Voice Review benchmark' },
+    {
+      kind: 'text',
+      lines: [
+        `Machine: ${cpu}, ${os.cpus().length} cores, ${(os.totalmem() / 1e9).toFixed(1)} GB RAM, Linux ${os.release()}; Chromium ${r.chromiumVersion || '?'} (headless); Node ${process.version}; load average ${r.loadAverage.start.toFixed(2)} at start, ${r.loadAverage.end.toFixed(2)} at end.`,
+        `The machine's own speed: bare <audio> first audio ${bare.length ? bare.join(', ') : '—'}.`,
+        `Builds: ${builds}. ${r.runs} run(s); links: ${r.links.join(', ')}; cells: ${cells}; ${Math.round(r.elapsedSeconds / 60)} min.`,
+        `Calls: ${r.calls.map((c) => `${c} (${CALLS[c].description}, ${(r.fileBytes[c] / 1e6).toFixed(1)} MB)`).join('; ') || 'none'}.`,
+        'Ratios are paired: in every run each subject is measured back to back with its reference (order alternating: app first in odd runs, references first in even ones); a ratio is the median of the per-run ratios, with their range and the number of runs. A target passes on the median; a range that straddles its limit is "inconclusive"; KEPT OUT = the self-check found the figure too unsteady here.',
+      ],
+    },
+  ];
+}
+
+function targetBlocks(r: ReportInput): Block[] {
+  const old = r.builds.some((b) => b.id === 'old');
+  const header = ['Target', 'ratio (range, runs)', 'verdict', ...(old ? ['old build'] : [])];
+  const rows: string[][] = [];
+  for (const target of targetsFor(r)) {
+    const mine = judge(r.store, target, 'new', r.noisy);
+    const row = [target.label, formatRatio(mine.summary), mine.verdict];
+    if (old) row.push(formatRatio(judge(r.store, target, 'old', r.noisy).summary));
+    rows.push(row);
+  }
+  const gets = (subject: string) =>
+    r.links.flatMap((link) => r.calls.flatMap((call) => r.store.values(viewFigure(call, link, METRIC.gets), subject)));
+  const getsText = (values: number[]) => (values.length ? `${Math.min(...values)}..${Math.max(...values)}` : '—');
+  const mine = gets('new');
+  if (r.calls.length)
+    rows.push([
+      'GET /interactions/{sid} per lookup = 1 (every first view)',
+      getsText(mine),
+      mine.length ? (mine.every((n) => n === 1) ? 'PASS' : 'FAIL') : 'NOT RUN',
+      ...(old ? [getsText(gets('old'))] : []),
+    ]);
+  const soakNew = r.soak.get('new');
+  if (soakNew) {
+    for (const [what, key] of [
+      ['renderer JS heap', 'rendererHeapBytes'],
+      ['main RSS', 'mainRssBytes'],
+    ] as const) {
+      const growth = (s: SoakResult | undefined) => (s?.end && s.middle ? s.end[key] / s.middle[key] : Number.NaN);
+      const g = growth(soakNew);
+      rows.push([
+        `soak, ${what} at the end <= 1.10x the middle (${soakNew.lookups} lookups)`,
+        x(g),
+        Number.isFinite(g) ? (g <= 1.1 ? 'PASS' : 'FAIL') : 'NOT RUN',
+        ...(old ? [x(growth(r.soak.get('old')))] : []),
+      ]);
+    }
+  }
+  return [
+    { kind: 'heading', text: 'Targets (paired ratios to the references)' },
+    { kind: 'table', header, rows },
+  ];
+}
+
+/** Figures compared between the builds, with how runs are reduced. */
+function comparedFigures(r: ReportInput): Array<{ figure: string; stat: RunStat }> {
+  const out: Array<{ figure: string; stat: RunStat }> = [];
+  const transcript = new Set<string>(Object.values(TRANSCRIPT));
+  for (const figure of r.store.figures()) {
+    if (figure.includes('step:') || figure.endsWith(METRIC.gets) || figure.endsWith(METRIC.bytes)) continue;
+    if (!r.store.values(figure, 'old').length || !r.store.values(figure, 'new').length) continue;
+    if (transcript.has(figure)) out.push({ figure, stat: 'median' }, { figure, stat: 'p95' });
+    else out.push({ figure, stat: 'median' });
+  }
   return out;
 }
 
-function describeSetup(out: string[], r: ReportInput): void {
-  const { args, files } = r;
-  const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
-  const size40 = (statSync(files.fortyMinutes).size / 1e6).toFixed(1);
-  out.push(`Voice Review benchmark — medians of ${args.runs} run(s) (npm run bench)`);
-  if (r.preloadOverride)
-    out.push(`DIAGNOSTIC RUN: the app's media element preload forced to "${r.preloadOverride}" (BENCH_PRELOAD)`);
-  out.push(
-    `Machine: ${cpu}, ${os.cpus().length} cores, ${(os.totalmem() / 1e9).toFixed(1)} GB RAM, Linux ${os.release()}; Node ${process.version}; Chromium ${r.chromiumVersion} (headless, /usr/bin/chromium)`,
-  );
-  out.push(
-    `Recordings: 1 min and 40 min, 8 kHz mono MP3 at 32 kbit/s (40 min = ${size40} MB), generated by test/fixtures/long-call.ts,`,
-  );
-  out.push(
-    'served by the demo service and the app\'s recording protocol handler on 127.0.0.1; "16 Mbit/s" throttles recording bodies to 2,000,000 B/s.',
-  );
-  const downloads = r.downloadMs['16 Mbit/s'] ?? [];
-  if (downloads.length > 0) {
-    const nominal = oneDownloadMs(files);
-    out.push(
-      `Link check: one plain download of the 40-min file at "16 Mbit/s" (Node fetch from the service, nothing else running): ${ms(median(downloads))} median of ${downloads.length} (size / rate = ${ms(nominal)}).`,
-    );
+function againstBlocks(r: ReportInput): { blocks: Block[]; unsteady: Record<string, string> } {
+  const old = r.builds.find((b) => b.id === 'old');
+  if (!old) return { blocks: [], unsteady: {} };
+  const items = comparedFigures(r).map(({ figure, stat }) => ({
+    figure,
+    stat,
+    summary: pairedRatios(r.store.perRun(figure, 'new', stat), r.store.perRun(figure, 'old', stat)),
+  }));
+  const rows = items.map(({ figure, stat, summary }) => {
+    const reading = direction(summary);
+    const word =
+      reading === 'lower'
+        ? isMemory(figure)
+          ? 'smaller'
+          : 'faster'
+        : reading === 'higher'
+          ? isMemory(figure)
+            ? 'larger'
+            : 'slower'
+          : reading;
+    return [
+      `${figure}${stat === 'p95' ? ' (p95)' : ''}`,
+      formatRatio(summary),
+      value(figure, median([...r.store.perRun(figure, 'new', stat).values()])),
+      value(figure, median([...r.store.perRun(figure, 'old', stat).values()])),
+      word,
+      steadyInSelfCheck(summary) ? 'yes' : 'NO',
+    ];
+  });
+  const band = `${SELF_CHECK_BAND.low.toFixed(2)}–${SELF_CHECK_BAND.high.toFixed(2)}`;
+  const unsteady: Record<string, string> = {};
+  for (const item of items) {
+    if (!steadyInSelfCheck(item.summary)) unsteady[noisyKey(item.figure, item.stat)] = formatRatio(item.summary);
   }
-  out.push(
-    'First audio: user action -> media element "playing" (currentTime then advancing); the action is "Show call" in Voice Review (Play pressed',
-  );
-  out.push(
-    'as soon as it is enabled), WaveSurfer.create({url, autoplay}) for wavesurfer, src + play() for bare <audio>. "From media src": from the',
-  );
-  out.push(
-    'moment a media element is given its src (Voice Review: at "Show call", the recording is started while the call is looked up, so this',
-  );
-  out.push('is its first audio from "Show call" less a few ms; bare: same as first audio).');
-  out.push('Waveform: user action -> waveform drawn and painted;');
-  out.push(
-    "cached = second view in the same app session (page reloaded, peaks from the main-side disk cache). Memory: PSS of the page's",
-  );
-  out.push(
-    'renderer process (/proc/<pid>/smaps_rollup; PID from CDP SystemInfo.getProcessInfo, told apart by a 128 MB ballast) and JS heap',
-  );
-  out.push(
-    '(CDP Performance.getMetrics JSHeapUsedSize), both after a forced GC, before the action vs 1 s after first audio and waveform.',
-  );
-  out.push(
-    'Each measurement runs in a fresh browser (new profile) after a 0.25 s warm-up sound; the long-call API runs in a child process;',
-  );
-  out.push(
-    "main (createMainStack: recording protocol handler, guarded handler table, peaks service) runs in this process; the page's window.api is the built preload.",
-  );
-  out.push('');
+  const wide = widest(items);
+  const lines = [
+    `new/old = this tree / ${old.label}, paired per run (lower is better: "faster" or "smaller" when every run says so).`,
+    `${r.selfCheck ? 'Self-check (the same commit on both sides)' : 'Band'}: ${items.length - Object.keys(unsteady).length} of ${items.length} figures have their median within ${band}; widest: ${wide ? `${wide.figure}${wide.stat === 'p95' ? ' (p95)' : ''} ${formatRatio(wide.summary)}` : '—'}.`,
+  ];
+  if (r.selfCheck && Object.keys(unsteady).length) {
+    lines.push(`Too unsteady at ${r.runs} runs (kept out of the verdicts after --update-noisy):`);
+    for (const [key, spread] of Object.entries(unsteady)) lines.push(`  ${key}: ${spread}`);
+  }
+  return {
+    blocks: [
+      { kind: 'heading', text: `This tree against ${old.label}` },
+      { kind: 'text', lines },
+      { kind: 'table', header: ['Figure', 'new/old (range, runs)', 'new', 'old', 'reading', `within ${band}`], rows },
+    ],
+    unsteady,
+  };
 }
 
-function cellTables(out: string[], r: ReportInput): void {
-  const { args, cell } = r;
-  for (const link of args.links) {
-    for (const call of ['1 min', '40 min'] as CallName[]) {
-      const rows: string[][] = [
-        [
-          `${call} call · ${link}`,
-          'first audio',
-          'from media src',
-          'waveform',
-          'waveform cached',
-          'renderer memory',
-          'JS heap',
-          'runs',
-        ],
-      ];
-      for (const path of args.paths) {
-        const c = cell(link, call, path);
-        rows.push([
-          PATH_LABEL[path],
-          ms(median(c.firstAudioMs)),
-          path === 'wavesurfer' ? 'n/a' : ms(median(c.mediaFirstAudioMs)),
-          path === 'bare' ? 'n/a' : ms(median(c.waveformMs)),
-          path === 'vr' ? ms(median(c.waveformCachedMs)) : 'n/a',
-          mb(median(c.processBytes)),
-          mb(median(c.jsHeapBytes)),
-          String(c.firstAudioMs.length),
-        ]);
+const VIEW_COLUMNS: Array<[string, Metric]> = [
+  ['first audio', METRIC.firstAudio],
+  ['waveform', METRIC.waveform],
+  ['first quarter', METRIC.quarter],
+  ['cached', METRIC.cached],
+  ['renderer memory', METRIC.pss],
+  ['JS heap', METRIC.heap],
+];
+
+function subjects(r: ReportInput): Array<[string, string]> {
+  return [
+    ...r.builds.map((b): [string, string] => [
+      b.id,
+      b.id === 'new' ? 'Voice Review (this tree)' : `Voice Review (${b.label})`,
+    ]),
+    ...Object.entries(REFERENCE_LABEL).filter(([s]) => s !== 'download' && s !== 'plain'),
+  ];
+}
+
+function viewBlocks(r: ReportInput): Block[] {
+  const blocks: Block[] = [{ kind: 'heading', text: 'Absolute figures (information; medians of the runs)' }];
+  for (const link of r.links) {
+    for (const call of r.calls) {
+      const rows: string[][] = [];
+      for (const [subject, label] of subjects(r)) {
+        const cells = VIEW_COLUMNS.map(([, metric]) => {
+          const values = r.store.values(viewFigure(call, link, metric), subject);
+          return values.length ? value(metric, median(values)) : '';
+        });
+        const n = Math.max(...VIEW_COLUMNS.map(([, m]) => r.store.values(viewFigure(call, link, m), subject).length));
+        if (n > 0) rows.push([label, ...cells, String(n)]);
       }
-      out.push(table(rows));
-      for (const path of args.paths) {
-        const c = cell(link, call, path);
-        if (path === 'vr' && c.steps.size) {
-          const parts = [...c.steps].map(([name, values]) => `${name} ${ms(median(values))}`);
-          out.push(
-            `  Voice Review steps (medians, ms after "Show call"): ${parts.filter((p) => !p.startsWith('cached')).join(', ')}`,
-          );
-          out.push(`    ${parts.filter((p) => p.startsWith('cached')).join(', ')}`);
-        }
-        if (path === 'vr' && c.mainLoopMaxDelayMs.length) {
-          out.push(
-            `  main-process event loop (recording protocol, IPC handlers, peaks): longest delay during a Voice Review measurement ${ms(median(c.mainLoopMaxDelayMs))} (median of runs)`,
-          );
-        }
-        if (path === 'vr' && c.cachedFromDisk.length)
-          out.push(
-            `  Voice Review cached view: peaks reported fromCache=${c.cachedFromDisk.filter(Boolean).length}/${c.cachedFromDisk.length}`,
-          );
-        for (const note of c.notes) out.push(`  note (${PATH_LABEL[path]}): ${note}`);
+      blocks.push({ kind: 'table', header: [`${call} · ${link}`, ...VIEW_COLUMNS.map(([c]) => c), 'runs'], rows });
+      const lines: string[] = [];
+      const download = r.store.values(viewFigure(call, link, METRIC.download), 'download');
+      if (download.length) {
+        const nominal = (r.fileBytes[call] / SIXTEEN_MBIT) * 1000;
+        lines.push(`  one plain download of the file: ${ms(median(download))} (size / rate = ${ms(nominal)})`);
       }
-      const vr = median(cell(link, call, 'vr').firstAudioMs);
-      const vrMedia = median(cell(link, call, 'vr').mediaFirstAudioMs);
-      const bare = median(cell(link, call, 'bare').firstAudioMs);
-      const full = median(cell(link, call, 'wavesurfer').firstAudioMs);
-      out.push(
-        `  ratios: VR / bare <audio> first audio = ${ratio(vrMedia / bare)} from media src, ${ratio(vr / bare)} from "Show call"; full fetch / VR (from "Show call") = ${ratio(full / vr)}`,
-      );
-      out.push('');
+      for (const build of r.builds) {
+        const steps = r.store
+          .figures()
+          .filter((f) => f.startsWith(`${call} · ${link} · step: `))
+          .map((f) => `${f.slice(`${call} · ${link} · step: `.length)} ${ms(median(r.store.values(f, build.id)))}`);
+        if (steps.length) lines.push(`  ${build.id}: ms after "Show call": ${steps.join(', ')}`);
+        const loop = r.store.values(viewFigure(call, link, METRIC.loop), build.id);
+        const bytes = r.store.values(viewFigure(call, link, METRIC.bytes), build.id);
+        if (loop.length)
+          lines.push(
+            `  ${build.id}: main's longest event-loop delay ${ms(median(loop))}; recording bytes fetched ${(median(bytes) / r.fileBytes[call]).toFixed(2)}x the file`,
+          );
+      }
+      if (lines.length) blocks.push({ kind: 'text', lines });
     }
   }
+  return blocks;
 }
 
-function transcriptTable(out: string[], r: ReportInput): void {
-  const { args, transcript } = r;
-  if (args.transcript && args.paths.includes('vr')) {
-    out.push(
-      table([
-        ['Transcript (Voice Review, 40-min call)', 'median', 'p95', 'samples'],
-        [
-          '500 entries: painted after the response',
-          ms(median(transcript.paint500Ms)),
-          ms(percentile(transcript.paint500Ms, 95)),
-          String(transcript.paint500Ms.length),
-        ],
-        [
-          '5,000 entries: painted after the response',
-          ms(median(transcript.paint5000Ms)),
-          ms(percentile(transcript.paint5000Ms, 95)),
-          String(transcript.paint5000Ms.length),
-        ],
-        [
-          '5,000 entries: highlight update per tick',
-          `${median(transcript.tickMs).toFixed(2)} ms`,
-          `${percentile(transcript.tickMs, 95).toFixed(2)} ms`,
-          String(transcript.tickMs.length),
-        ],
-        [
-          '5,000 entries: search, keystroke to highlighted results painted',
-          ms(median(transcript.searchMs)),
-          ms(percentile(transcript.searchMs, 95)),
-          String(transcript.searchMs.length),
-        ],
-        [
-          '500 entries: update per tick (for comparison)',
-          `${median(transcript.tick500Ms).toFixed(2)} ms`,
-          `${percentile(transcript.tick500Ms, 95).toFixed(2)} ms`,
-          String(transcript.tick500Ms.length),
-        ],
-      ]),
-    );
-    out.push(
-      `  ticks: playback at 2x from 10:00, ${transcript.tickChanges} of ${transcript.ticks} ticks moved the highlight; time = 'timeupdate' capture on window -> end of`,
-    );
-    out.push(
-      "  a listener after the app's that forces style and layout (document.body.offsetHeight); it includes everything the app does on a",
-    );
-    out.push('  tick (transcript highlight and the waveform cursor). Painted = response in the renderer -> first');
-    out.push(
-      '  row in the DOM -> next frame painted (requestAnimationFrame, then a task). Search: "appointment" and "entry 4381"',
-    );
-    out.push('  typed a character at a time; input event -> next frame painted with the matches highlighted.');
-    for (const note of transcript.notes) out.push(`  note: ${note}`);
-    out.push('');
+function transcriptBlocks(r: ReportInput): Block[] {
+  if (!r.transcript) return [];
+  const figures: Array<[string, string]> = [
+    [TRANSCRIPT.paint500, '500 painted'],
+    [TRANSCRIPT.paint5000, '5,000 painted'],
+    [TRANSCRIPT.tick, 'tick'],
+    [TRANSCRIPT.search, 'search'],
+  ];
+  const header = ['Transcript (40-min call)', ...figures.flatMap(([, name]) => [`${name} median`, 'p95'])];
+  const rows: string[][] = [];
+  for (const [subject, label] of [
+    ...r.builds.map((b): [string, string] => [
+      b.id,
+      b.id === 'new' ? 'Voice Review (this tree)' : `Voice Review (${b.label})`,
+    ]),
+    ['plain', REFERENCE_LABEL.plain!] as [string, string],
+  ]) {
+    const cells = figures.flatMap(([figure]) => {
+      const values = r.store.values(figure, subject);
+      return [ms(median(values)), ms(percentile(values, 95))];
+    });
+    if (cells.some((c) => c !== '—')) rows.push([label, ...cells]);
   }
+  return [
+    { kind: 'table', header, rows },
+    {
+      kind: 'text',
+      lines: [
+        '  painted: response (plain list: entries handed over) -> first row on screen; tick: playback at 2x from 10:00, one sample per \'timeupdate\' (capture -> a late listener forcing layout); search: one sample per keystroke of "appointment" and "entry 4381".',
+      ],
+    },
+  ];
 }
 
-function targetTable(out: string[], r: ReportInput): void {
-  const { args, files, cell, transcript } = r;
-  const targetRows: string[][] = [['Target', 'figure', 'result']];
-  const verdict = (ok: boolean | null): string => (ok === null ? 'NOT RUN' : ok ? 'PASS' : 'FAIL');
-  const has = (v: number): boolean => Number.isFinite(v);
-  for (const link of ['loopback', '16 Mbit/s'] as LinkName[]) {
-    const run = args.links.includes(link);
-    const vr = median(cell(link, '40 min', 'vr').mediaFirstAudioMs);
-    const bare = median(cell(link, '40 min', 'bare').firstAudioMs);
-    targetRows.push([
-      `40 min, first audio within 1.3x of bare <audio>, from media src (${link})`,
-      ratio(vr / bare),
-      verdict(run && has(vr / bare) ? vr / bare <= 1.3 : null),
-    ]);
-  }
-  {
-    const vr = median(cell('16 Mbit/s', '40 min', 'vr').firstAudioMs);
-    const full = median(cell('16 Mbit/s', '40 min', 'wavesurfer').firstAudioMs);
-    targetRows.push([
-      '40 min, first audio >= 25x faster than full fetch (16 Mbit/s)',
-      ratio(full / vr),
-      verdict(has(full / vr) ? full / vr >= 25 : null),
-    ]);
-  }
-  for (const link of args.links) {
-    const first = median(cell(link, '40 min', 'vr').waveformMs);
-    const cached = median(cell(link, '40 min', 'vr').waveformCachedMs);
-    if (link === 'loopback') {
-      targetRows.push([
-        `40 min, waveform complete on first view < 1500 ms (${link})`,
-        ms(first),
-        verdict(has(first) ? first < 1500 : args.paths.includes('vr') ? false : null),
-      ]);
-    } else {
-      // Peaks need the whole file: at 2,000,000 B/s its download alone takes size / rate.
-      const floor = oneDownloadMs(files);
-      targetRows.push([
-        `40 min, waveform complete <= 1.15x one download of the file (${link}; ${ms(floor)})`,
-        ratio(first / floor),
-        verdict(has(first) ? first / floor <= 1.15 : args.paths.includes('vr') ? false : null),
-      ]);
-      // The page has the first quarter when the peaks decoded so far cover a quarter of the call.
-      const quarter = median(cell(link, '40 min', 'vr').waveformQuarterMs);
-      targetRows.push([
-        `40 min, first quarter of the waveform drawn by 0.35x one download (${link})`,
-        ratio(quarter / floor),
-        verdict(has(quarter) ? quarter / floor <= 0.35 : args.paths.includes('vr') ? false : null),
-      ]);
-    }
-    targetRows.push([
-      `40 min, waveform complete when cached < 100 ms (${link})`,
-      ms(cached),
-      verdict(has(cached) ? cached < 100 : args.paths.includes('vr') ? false : null),
-    ]);
-  }
-  sharedDownloadTargets(targetRows, r, verdict);
-  for (const link of args.links) {
-    const memory = median(cell(link, '40 min', 'vr').processBytes);
-    targetRows.push([
-      `40 min, renderer memory added < 50 MB (${link})`,
-      mb(memory),
-      verdict(has(memory) ? memory < 50e6 : null),
-    ]);
-  }
-  if (args.transcript && args.paths.includes('vr')) {
-    const p95 = percentile(transcript.paint500Ms, 95);
-    targetRows.push([
-      '500 entries painted < 100 ms after the response (p95)',
-      ms(p95),
-      verdict(has(p95) ? p95 < 100 : false),
-    ]);
-    const tick = percentile(transcript.tickMs, 95);
-    targetRows.push([
-      '5,000 entries, highlight update < 2 ms per tick (p95)',
-      has(tick) ? `${tick.toFixed(2)} ms` : '—',
-      verdict(has(tick) ? tick < 2 : false),
-    ]);
-    const search = percentile(transcript.searchMs, 95);
-    targetRows.push([
-      '5,000 entries, search keystroke to highlighted results < 50 ms (p95)',
-      ms(search),
-      verdict(has(search) ? search < 50 : false),
-    ]);
-  }
-  out.push(table(targetRows));
-}
-
-/**
- * Targets of the one shared download: the 1-minute call's waveform against wavesurfer's full
- * fetch (both links), and "Show call" to first audio against the bare element on loopback.
- */
-function sharedDownloadTargets(rows: string[][], r: ReportInput, verdict: (ok: boolean | null) => string): void {
-  const { args, cell } = r;
-  for (const link of args.links) {
-    const vr = median(cell(link, '1 min', 'vr').waveformMs);
-    const full = median(cell(link, '1 min', 'wavesurfer').waveformMs);
+function soakBlocks(r: ReportInput): Block[] {
+  if (!r.soak.size) return [];
+  const rows: string[][] = [];
+  for (const build of r.builds) {
+    const s = r.soak.get(build.id);
+    if (!s) continue;
+    const at = (reading: SoakResult['start'], key: 'rendererHeapBytes' | 'mainRssBytes') =>
+      reading ? `${(reading[key] / 1e6).toFixed(1)} MB` : '—';
     rows.push([
-      `1 min, waveform on first view <= 1.5x wavesurfer's full fetch (${link})`,
-      ratio(vr / full),
-      verdict(Number.isFinite(vr / full) ? vr / full <= 1.5 : null),
+      build.id === 'new' ? 'Voice Review (this tree)' : `Voice Review (${build.label})`,
+      `${at(s.start, 'rendererHeapBytes')} / ${at(s.middle, 'rendererHeapBytes')} / ${at(s.end, 'rendererHeapBytes')}`,
+      `${at(s.start, 'mainRssBytes')} / ${at(s.middle, 'mainRssBytes')} / ${at(s.end, 'mainRssBytes')}`,
+      String(s.lookups),
+      String(s.problems.length),
+      `${Math.round(s.seconds)} s`,
     ]);
   }
-  for (const link of args.links) {
-    for (const [call, file] of [
-      ['1 min', r.files.oneMinute],
-      ['40 min', r.files.fortyMinutes],
-    ] as const) {
-      const fetched = Math.max(...cell(link, call, 'vr').recordingBytes) / statSync(file).size;
-      rows.push([
-        `${call}, recording bytes fetched for a first view <= 1.05x the file (${link}, worst run)`,
-        ratio(fetched),
-        verdict(Number.isFinite(fetched) ? fetched <= 1.05 : null),
-      ]);
-    }
-  }
-  const lookups = args.links.flatMap((link) =>
-    (['1 min', '40 min'] as const).flatMap((call) => cell(link, call, 'vr').interactionGets),
-  );
-  rows.push([
-    'GET /interactions/{sid} per lookup = 1 (every first view)',
-    lookups.length ? `${String(Math.min(...lookups))}..${String(Math.max(...lookups))}` : '—',
-    verdict(lookups.length ? lookups.every((n) => n === 1) : null),
-  ]);
-  if (args.links.includes('loopback')) {
-    const vr = median(cell('loopback', '40 min', 'vr').firstAudioMs);
-    const bare = median(cell('loopback', '40 min', 'bare').firstAudioMs);
-    rows.push([
-      '40 min, "Show call" to first audio <= 2.5x bare <audio> (loopback)',
-      ratio(vr / bare),
-      verdict(Number.isFinite(vr / bare) ? vr / bare <= 2.5 : null),
-    ]);
-  }
+  const problems = [...r.soak.entries()].flatMap(([id, s]) => s.problems.slice(0, 3).map((p) => `  ${id}: ${p}`));
+  return [
+    {
+      kind: 'table',
+      header: [
+        'Soak (demo calls, one session)',
+        'renderer JS heap start / middle / end',
+        'main RSS start / middle / end',
+        'lookups',
+        'problems',
+        'time',
+      ],
+      rows,
+    },
+    ...(problems.length ? [{ kind: 'text' as const, lines: problems }] : []),
+  ];
+}
+
+function noteBlocks(r: ReportInput): Block[] {
+  const lines = [...r.store.notes].flatMap(([where, notes]) => [...notes].map((n) => `  note (${where}): ${n}`));
+  return lines.length ? [{ kind: 'text', lines }] : [];
+}
+
+/** The whole report. A self-check keeps the figures it found unsteady out of its own verdicts too. */
+export function report(r: ReportInput): Report {
+  const against = againstBlocks(r);
+  const noisy = r.selfCheck ? { ...r.noisy, ...against.unsteady } : r.noisy;
+  return {
+    blocks: [
+      ...setup(r),
+      ...targetBlocks({ ...r, noisy }),
+      ...against.blocks,
+      ...viewBlocks(r),
+      ...transcriptBlocks(r),
+      ...soakBlocks(r),
+      ...noteBlocks(r),
+    ],
+    unsteady: against.unsteady,
+  };
 }
