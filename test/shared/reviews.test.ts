@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  normalizeTag,
-  parseTicket,
-  reviewInputSchemas,
-  rubricCriteriaSchema,
-  tagsSchema,
-} from '$shared/reviews';
+import { normalizeTag, parseTicket, reviewInputSchemas, rubricCriteriaSchema, tagsSchema } from '$shared/reviews';
 
 describe('ticket field', () => {
   it.each([
