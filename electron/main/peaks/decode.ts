@@ -13,7 +13,7 @@ import { ApiError } from '$shared/errors';
 import { createDecoder } from './codec-decoders';
 import { detectFormat } from './detect-format';
 import { checkBytesRead, checkDuration, checkLayout, concat, type ChunkDecoder, type PcmChunk } from './pcm';
-import { PeakAccumulator, type ComputedPeaks } from './reduce';
+import { PeakAccumulator, type ComputedPeaks } from '$shared/peaks-reducer';
 
 /** Message of the `invalid_response` error for audio that cannot be reduced to peaks. */
 export const UNDECODABLE_MESSAGE =
