@@ -27,7 +27,7 @@ import {
 import { ApiError } from '$shared/errors';
 import { MAX_CHANNELS, MAX_DURATION_SECONDS, MAX_SAMPLE_RATE, UNDECODABLE_MESSAGE } from '$shared/peaks-decoding';
 import { PeakAccumulator, type ComputedPeaks } from '$shared/peaks-reducer';
-import { mp3GaplessHeadBytes, readMp3Gapless, type Mp3Gapless } from './mp3-gapless';
+import { mp3GaplessHeadBytes, readMp3Gapless, type Mp3Gapless } from '$shared/mp3-gapless';
 import { SampleTimeline, TooLongError, type DecodedStretch } from './sample-timeline';
 import { watchStream } from './stream-watch';
 

@@ -4,6 +4,9 @@
  * `delay + 529` samples late (the encoder's delay and the decoder's own), and only
  * `frames × samplesPerFrame − delay − padding` samples are the recording. Without the tag there
  * is nothing to drop, and players play the delay as part of the recording.
+ *
+ * Read by the page's decoder (to draw what main's decoder draws) and by main's MP3 remux (to
+ * declare the delay in an MP4 edit list, which Chromium honours where it ignores the LAME tag).
  */
 
 /** Samples of delay every MP3 (layer III) decoder adds, on top of the encoder's. */
