@@ -13,7 +13,7 @@
  * The frames are copied, not re-encoded: the MP4 is about the MP3's size, and is written in one
  * pass over the file (mediabunny demuxes, times each frame by its sample count, and muxes).
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, rename, rm } from 'node:fs/promises';
 import {
   BufferSource,
   EncodedPacketSink,
@@ -39,10 +39,22 @@ export interface Mp3Remux {
 
 /**
  * Writes the frames of the MP3 at `mp3Path` into an MP4 at `mp4Path` (moov first, so it plays
- * while it is read), with the LAME tag's delay and padding, if any, as an edit list.
+ * while it is read), with the LAME tag's delay and padding, if any, as an edit list. The MP4 is
+ * written under a temporary name and renamed, so `mp4Path` is whole or absent.
  * @throws Error when `mp3Path` is not an MP3 with at least one frame, or a file cannot be read or written
  */
 export async function remuxMp3ToMp4(mp3Path: string, mp4Path: string): Promise<Mp3Remux> {
+  const partial = `${mp4Path}.part`;
+  try {
+    const remux = await writeMp4(mp3Path, partial);
+    await rename(partial, mp4Path);
+    return remux;
+  } finally {
+    await rm(partial, { force: true });
+  }
+}
+
+async function writeMp4(mp3Path: string, mp4Path: string): Promise<Mp3Remux> {
   const bytes = await readFile(mp3Path);
   const input = new Input({ source: new BufferSource(bytes), formats: [MP3] });
   try {
