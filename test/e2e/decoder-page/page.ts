@@ -4,7 +4,7 @@
  * worker, and plays one while measuring where seeks land.
  */
 import { createPageDecoder } from '../../../renderer/src/lib/interaction/waveform/decode/page-decoder';
-import type { ComputedPeaks } from '../../../electron/shared/peaks-reducer';
+import { PeakAccumulator, type ComputedPeaks } from '../../../electron/shared/peaks-reducer';
 
 /** A decode's result and how it went. Times in ms from the call, by `performance.now()`. */
 export interface PageDecodeResult {
@@ -69,6 +69,22 @@ async function decode(url: string): Promise<PageDecodeResult> {
   }
 }
 
+/**
+ * The recording fetched whole and decoded by `decodeAudioData` (what wavesurfer does), reduced by
+ * the same reducer: the decoding path the measurement compares the workers with. Milliseconds.
+ */
+async function decodeWhole(url: string): Promise<{ peaks: ComputedPeaks; doneMs: number }> {
+  const started = performance.now();
+  const bytes = await (await fetch(url)).arrayBuffer();
+  // At the context's default rate: decodeAudioData resamples to it, as wavesurfer's does.
+  const context = new OfflineAudioContext(1, 1, 48_000);
+  const audio = await context.decodeAudioData(bytes);
+  const accumulator = new PeakAccumulator(audio.numberOfChannels, audio.sampleRate);
+  const channels = Array.from({ length: audio.numberOfChannels }, (_, c) => audio.getChannelData(c));
+  accumulator.add(channels, audio.length);
+  return { peaks: accumulator.finish(), doneMs: performance.now() - started };
+}
+
 function once(target: EventTarget, type: string): Promise<void> {
   return new Promise((resolve) => target.addEventListener(type, () => resolve(), { once: true }));
 }
@@ -109,7 +125,7 @@ async function mediaFacts(url: string): Promise<MediaFacts> {
  */
 async function measureSeeks(
   url: string,
-  tones: number[],
+  tones: readonly number[],
   leadSeconds: number,
   listenSeconds: number,
 ): Promise<SeekLanding[]> {
@@ -154,10 +170,11 @@ declare global {
   interface Window {
     decoderPage: {
       decode: typeof decode;
+      decodeWhole: typeof decodeWhole;
       measureSeeks: typeof measureSeeks;
       mediaFacts: typeof mediaFacts;
     };
   }
 }
 
-window.decoderPage = { decode, measureSeeks, mediaFacts };
+window.decoderPage = { decode, decodeWhole, measureSeeks, mediaFacts };
