@@ -11,7 +11,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeToPeaks } from '../../electron/main/peaks/decode';
 import type { ComputedPeaks } from '../../electron/shared/peaks-reducer';
 import { speechActivity } from '../../renderer/src/lib/interaction/analysis/speech-activity';
-import { encodeCall, encodeFormatMatrix, TONE_SECONDS, type EncodedCall } from '../fixtures/call-formats';
+import { encodeCall, encodeFormatMatrix, type EncodedCall } from '../fixtures/call-formats';
+import { TONE_SECONDS } from '../fixtures/call-original';
 import { startDecoderPage, type DecoderPageRig } from './decoder-page-rig';
 import type { PageDecodeResult } from './decoder-page/page';
 
