@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APT_PACKAGES=(chromium gnome-keyring libsecret-1-dev dbus dbus-x11 espeak-ng sox libsox-fmt-all opus-tools fonts-dejavu-core python3 make g++ openssl libglib2.0-bin)
+APT_PACKAGES=(chromium gnome-keyring libsecret-1-dev dbus dbus-x11 espeak-ng sox libsox-fmt-all opus-tools ffmpeg fonts-dejavu-core python3 make g++ openssl libglib2.0-bin)
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")

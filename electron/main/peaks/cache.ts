@@ -17,7 +17,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
-import type { ComputedPeaks } from './reduce';
+import type { ComputedPeaks } from '$shared/peaks-reducer';
 
 /** Default size cap of the cache folder, in bytes (64 MiB: about 250 40-minute stereo calls). */
 const DEFAULT_CACHE_MAX_BYTES = 64 * 1024 * 1024;

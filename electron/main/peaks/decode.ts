@@ -10,14 +10,13 @@
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { ApiError } from '$shared/errors';
+import { UNDECODABLE_MESSAGE } from '$shared/peaks-decoding';
 import { createDecoder } from './codec-decoders';
 import { detectFormat } from './detect-format';
 import { checkBytesRead, checkDuration, checkLayout, concat, type ChunkDecoder, type PcmChunk } from './pcm';
-import { PeakAccumulator, type ComputedPeaks } from './reduce';
+import { PeakAccumulator, type ComputedPeaks } from '$shared/peaks-reducer';
 
-/** Message of the `invalid_response` error for audio that cannot be reduced to peaks. */
-export const UNDECODABLE_MESSAGE =
-  "The recording's audio format could not be decoded for the waveform; it may still play.";
+export { UNDECODABLE_MESSAGE };
 
 /** Bytes after which an unrecognised start is declared unknown. */
 const DETECT_MAX_BYTES = 512;

@@ -4,15 +4,11 @@
  * refused in words instead of exhausting memory or keeping the worker busy forever.
  */
 import { ApiError } from '$shared/errors';
+import { MAX_CHANNELS, MAX_DURATION_SECONDS, MAX_SAMPLE_RATE } from '$shared/peaks-decoding';
 // The recording size cap, shared with the download: past it a stream is treated as endless.
 import { MAX_RECORDING_BYTES } from '../api/recording-errors';
 
-/** Most channels decoded (a call has one or two; 7.1 audio has eight). */
-export const MAX_CHANNELS = 8;
-/** Longest recording decoded, in seconds (6 hours). */
-export const MAX_DURATION_SECONDS = 6 * 60 * 60;
-/** Highest sample rate decoded, in Hz (studio audio goes to 384 kHz). */
-export const MAX_SAMPLE_RATE = 384_000;
+export { MAX_CHANNELS, MAX_DURATION_SECONDS, MAX_SAMPLE_RATE };
 
 /**
  * Checks a stream's announced layout against the caps.

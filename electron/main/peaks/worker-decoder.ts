@@ -6,7 +6,7 @@
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import type { ApiErrorData } from '$shared/errors';
 import { ApiError } from '$shared/errors';
-import type { ComputedPeaks } from './reduce';
+import type { ComputedPeaks } from '$shared/peaks-reducer';
 
 /**
  * A decoder: recording bytes in order → peaks and exact duration (see decodeToPeaks), with

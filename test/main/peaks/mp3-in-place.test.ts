@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMp3Decoder } from '../../../electron/main/peaks/mp3-decoder';
 import type { PcmChunk } from '../../../electron/main/peaks/pcm';
-import { PeakAccumulator } from '../../../electron/main/peaks/reduce';
+import { PeakAccumulator } from '../../../electron/shared/peaks-reducer';
 import { generateAudioFixtures, type AudioFixture } from '../../fixtures/audio-fixtures';
 
 const fixtures = generateAudioFixtures();

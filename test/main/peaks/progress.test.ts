@@ -7,7 +7,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { decodeToPeaks } from '../../../electron/main/peaks/decode';
-import { PeakAccumulator, type ComputedPeaks } from '../../../electron/main/peaks/reduce';
+import { PeakAccumulator, type ComputedPeaks } from '../../../electron/shared/peaks-reducer';
 import { createPeaksService } from '../../../electron/main/peaks/service';
 import { locationAt } from '../../fixtures/recording-location';
 import { testRecordingCache } from '../../fixtures/recording-location';

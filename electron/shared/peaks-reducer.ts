@@ -1,8 +1,11 @@
 /**
- * Reduces decoded PCM to min/max peaks as it arrives, so no
- * more than the current chunk of PCM is ever held: the accumulator keeps one min and one max per
- * fine bucket of 10 ms per channel, and {@link PeakAccumulator.finish} downsamples those to the
- * peaks the waveform draws.
+ * Reduces decoded PCM to min/max peaks as it arrives, so no more than the current chunk of PCM is
+ * ever held: the accumulator keeps one min and one max per fine bucket of 10 ms per channel, and
+ * {@link PeakAccumulator.finish} downsamples those to the peaks the waveform draws.
+ *
+ * The one reducer of the app: main's peaks worker (electron/main/peaks/decode.ts) and the page's
+ * decoder (renderer/src/lib/interaction/waveform/decode/) both feed it, so a recording gets the
+ * same peaks whichever side decodes it. Pure code: no Node or DOM API.
  */
 import type { RecordingPeaks } from '$shared/contract';
 

@@ -4,7 +4,7 @@
  * reducer (a low sample rate keeps hours of audio quick).
  */
 import { describe, expect, it } from 'vitest';
-import { PeakAccumulator, peakCountFor } from '../../../electron/main/peaks/reduce';
+import { PeakAccumulator, peakCountFor } from '$shared/peaks-reducer';
 
 /** Feeds `seconds` of silence at `sampleRate` in 1-second chunks, with a full-scale click at `clickAtSeconds`. */
 function callWithClick(seconds: number, sampleRate: number, clickAtSeconds: number): PeakAccumulator {
