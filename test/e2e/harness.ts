@@ -70,6 +70,17 @@ export interface HarnessMain {
   close(): Promise<void>;
 }
 
+/**
+ * How main starts in the harness. A test that restarts the app passes the same `userDataDir` and
+ * `secrets` to both starts, as a desk keeps its settings folder and keychain across restarts.
+ */
+export interface HarnessMainOptions extends Pick<MainStackOptions, 'chooseSavePath'> {
+  /** The settings folder; the caller owns it and removes it. Default: a fresh folder, removed at close. */
+  userDataDir?: string;
+  /** The key store; default a fresh in-memory store. */
+  secrets?: SecretStore;
+}
+
 /** A running harness: main's side, and a browser page on the app with the built preload. */
 export interface Harness extends HarnessMain {
   /** URL of the app page. */
@@ -91,9 +102,10 @@ const appFiles = createAppProtocolHandler({ rootDir: RENDERER_DIR });
  * stack from the app's composition root, its IPC registered on an `ipcMain` stand-in, the
  * server's origin as the app origin. Nothing is connected.
  */
-export async function startHarnessMain(extra: Pick<MainStackOptions, 'chooseSavePath'> = {}): Promise<HarnessMain> {
-  const userData = mkdtempSync(join(tmpdir(), 'voice-review-e2e-'));
-  const secrets = createMemoryStore();
+export async function startHarnessMain(extra: HarnessMainOptions = {}): Promise<HarnessMain> {
+  const ownsUserData = extra.userDataDir === undefined;
+  const userData = extra.userDataDir ?? mkdtempSync(join(tmpdir(), 'voice-review-e2e-'));
+  const secrets = extra.secrets ?? createMemoryStore();
   const mainLog: string[] = [];
   const logLine =
     (level: string) =>
@@ -125,7 +137,7 @@ export async function startHarnessMain(extra: Pick<MainStackOptions, 'chooseSave
     // Decoding runs in the built worker, as in Electron (ensureBuilt/npm run build made it).
     peaksDecoder: { workerPath: PEAKS_WORKER },
     peaksCacheDir: null,
-    ...extra,
+    ...(extra.chooseSavePath ? { chooseSavePath: extra.chooseSavePath } : {}),
   });
   const ipcMain = createIpcMainStandIn();
   registerIpc(ipcMain, stack);
@@ -139,7 +151,7 @@ export async function startHarnessMain(extra: Pick<MainStackOptions, 'chooseSave
       await new Promise<void>((ok) => server.close(() => ok()));
       server.closeAllConnections();
       await stack.close();
-      rmSync(userData, { recursive: true, force: true });
+      if (ownsUserData) rmSync(userData, { recursive: true, force: true });
     },
   };
 }
@@ -152,10 +164,8 @@ export async function startHarnessMain(extra: Pick<MainStackOptions, 'chooseSave
  *   or Chromium is not installed
  */
 export async function startHarness(
-  options: {
+  options: HarnessMainOptions & {
     viewport?: { width: number; height: number };
-    /** The save dialog's stand-in (exports and downloads); default none, so saving is refused. */
-    chooseSavePath?: MainStackOptions['chooseSavePath'];
   } = {},
 ): Promise<Harness> {
   for (const built of [join(RENDERER_DIR, 'index.html'), PRELOAD]) {
@@ -166,12 +176,13 @@ export async function startHarness(
       `Chromium was not found at ${chromiumPath()}. Install Debian's "chromium" package or set CHROMIUM_PATH.`,
     );
   }
-  const main = await startHarnessMain(options.chooseSavePath ? { chooseSavePath: options.chooseSavePath } : {});
+  const { viewport, ...mainOptions } = options;
+  const main = await startHarnessMain(mainOptions);
   const profile = mkdtempSync(join(tmpdir(), 'voice-review-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath(),
     args: CHROMIUM_ARGS,
-    viewport: options.viewport ?? { width: 1280, height: 800 },
+    viewport: viewport ?? { width: 1280, height: 800 },
   });
   await installPreload(context, PRELOAD, () => main.ipcMain);
   const page = context.pages()[0] ?? (await context.newPage());
