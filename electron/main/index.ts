@@ -18,7 +18,6 @@ import {
   safeStorage,
   screen,
   session as electronSession,
-  shell,
   type WebContents,
 } from 'electron';
 import log from 'electron-log/main';
@@ -37,8 +36,8 @@ import {
   APP_SCHEME,
   CONTENT_SECURITY_POLICY,
   isAppUrl,
-  isExternalLinkAllowed,
   isPermissionAllowed,
+  refuseWindowOpen,
   secureWebPreferences,
 } from './shell/security';
 import { APP_WINDOW_PLACEMENT, keepOnScreen } from './shell/app-window';
@@ -196,7 +195,7 @@ function lockDownDefaultSession(): void {
   });
 }
 
-/** No navigation away from the app, no webviews, no new windows (http(s) links go to the browser). */
+/** No navigation away from the app, no webviews, no new windows, nothing handed to the browser. */
 function lockDownWebContents(contents: WebContents): void {
   contents.on('will-navigate', (event) => {
     if (!isAppUrl(event.url, devServerUrl)) {
@@ -205,11 +204,7 @@ function lockDownWebContents(contents: WebContents): void {
     }
   });
   contents.on('will-attach-webview', (event) => event.preventDefault());
-  contents.setWindowOpenHandler(({ url }) => {
-    if (isExternalLinkAllowed(url)) void shell.openExternal(url);
-    else log.warn('Refused to open a link that is not http(s).');
-    return { action: 'deny' };
-  });
+  contents.setWindowOpenHandler(({ url }) => refuseWindowOpen(url, log));
 }
 
 /** Opens the app window where it was last (Electron remembers it; else centred), hardened, on the app's page. */
