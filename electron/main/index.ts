@@ -31,6 +31,7 @@ import { configureMainLog } from './shell/log';
 import { createMainStack, registerIpc } from './main-stack';
 import { RECORDING_SCHEME } from './recordings/recording-protocol';
 import { createKeyStorage } from './keys/secret-storage';
+import { electronWeakStorageConfirm } from './keys/weak-storage-dialog';
 import {
   APP_INDEX_URL,
   APP_SCHEME,
@@ -123,6 +124,7 @@ async function start(): Promise<void> {
     peaksDecoder: { workerPath: join(__dirname, 'peaks-worker.js') },
     // A save is always asked for by the window (over IPC), so there is one to attach the dialog to.
     chooseSavePath: electronSaveChooser(dialog, appWindow, app.getPath('downloads')),
+    confirmWeakKeyStorage: electronWeakStorageConfirm<BrowserWindow>(dialog, appWindow),
   });
   registerIpc(ipcMain, stack);
   setApplicationMenu();

@@ -22,6 +22,7 @@ import { createRecentCalls } from './workspaces/recent-calls';
 import { createRecordingCache, type RecordingCache } from './recordings/recording-cache';
 import { createRecordingHandler } from './recordings/recording-protocol';
 import type { KeyStorage } from './keys/secret-storage';
+import type { WeakKeyStorageConfirm } from './keys/weak-storage-dialog';
 import { createIpcGuard } from './shell/security';
 import { createSession, type DemoHandle, type Session } from './workspaces/session';
 import { createSettingsStore } from './workspaces/settings';
@@ -79,6 +80,12 @@ export interface MainStackOptions {
    * is refused with words.
    */
   chooseSavePath?: SavePathChooser;
+  /**
+   * Main's confirmation before keys go to safeStorage's weak `basic_text` backend: Electron's
+   * `dialog.showMessageBox` in the app, a stand-in answering in tests. Without it, that backend is
+   * refused with words.
+   */
+  confirmWeakKeyStorage?: WeakKeyStorageConfirm;
 }
 
 /** Everything main runs, built by {@link createMainStack}. */
@@ -121,6 +128,7 @@ export function createMainStack(options: MainStackOptions): MainStack {
     recordingResolver: options.recordingResolver,
     onRecordingsForgotten: () => void recordings.clear(),
     recordingSrcPrefix,
+    confirmWeakKeyStorage: options.confirmWeakKeyStorage,
   });
   const { activeWorkspace } = session;
   const locate = (sid: string) => activeWorkspace.locateRecording(sid);

@@ -74,7 +74,7 @@ export interface HarnessMain {
  * How main starts in the harness. A test that restarts the app passes the same `userDataDir` and
  * `secrets` to both starts, as a desk keeps its settings folder and keychain across restarts.
  */
-export interface HarnessMainOptions extends Pick<MainStackOptions, 'chooseSavePath'> {
+export interface HarnessMainOptions extends Pick<MainStackOptions, 'chooseSavePath' | 'confirmWeakKeyStorage'> {
   /** The settings folder; the caller owns it and removes it. Default: a fresh folder, removed at close. */
   userDataDir?: string;
   /** The key store; default a fresh in-memory store. */
@@ -138,6 +138,7 @@ export async function startHarnessMain(extra: HarnessMainOptions = {}): Promise<
     peaksDecoder: { workerPath: PEAKS_WORKER },
     peaksCacheDir: null,
     ...(extra.chooseSavePath ? { chooseSavePath: extra.chooseSavePath } : {}),
+    ...(extra.confirmWeakKeyStorage ? { confirmWeakKeyStorage: extra.confirmWeakKeyStorage } : {}),
   });
   const ipcMain = createIpcMainStandIn();
   registerIpc(ipcMain, stack);

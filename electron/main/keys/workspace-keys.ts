@@ -10,6 +10,7 @@ import type { SecretStorageStatus } from '$shared/contract';
 import { ApiError } from '$shared/errors';
 import type { SecretStore } from './keychain';
 import type { KeyStorage } from './secret-storage';
+import type { WeakKeyStorageConfirm } from './weak-storage-dialog';
 import type { StoredWorkspace } from '../workspaces/settings';
 import { badInput, savedBaseUrlError } from '../workspaces/workspace-registry';
 
@@ -34,8 +35,10 @@ export interface WorkspaceKeys {
   /** The key storage's status; never rejects (a failure becomes a keychain problem). */
   status(): Promise<SecretStorageStatus>;
   /**
-   * Switches key storage to safeStorage (see KeyStorage.useSafeStorage).
-   * @throws ApiError `bad_input` when the storage is a plain SecretStore, which cannot switch.
+   * Switches key storage to safeStorage (see KeyStorage.useSafeStorage). When safeStorage is weak
+   * and the page confirmed (`confirmWeak`), main asks again in its own dialog first.
+   * @throws ApiError `bad_input` when the storage is a plain SecretStore, which cannot switch, or
+   *   when the dialog was refused (nothing is saved then).
    */
   useSafeStorage(confirmWeak: boolean): Promise<void>;
 }
@@ -85,8 +88,24 @@ export function checkKey(apiKey: string): string {
   return trimmed;
 }
 
+const WEAK_NOT_CONFIRMED_MESSAGE =
+  'Key storage was not changed: storing keys in a file on this computer without encryption was not confirmed. ' +
+  'Keys stay in the system keychain; unlock or install a keyring (gnome-keyring or KWallet) to save them.';
+
+/** Options of {@link createWorkspaceKeys}. */
+export interface WorkspaceKeysOptions {
+  /**
+   * Main's own dialog before keys go to safeStorage's weak backend. Without it the weak backend
+   * is refused (nothing can confirm it).
+   */
+  confirmWeakKeyStorage?: WeakKeyStorageConfirm | undefined;
+}
+
 /** Wraps `secrets` (a KeyStorage, or a plain SecretStore in tests and the harness). */
-export function createWorkspaceKeys(secrets: SecretStore | KeyStorage): WorkspaceKeys {
+export function createWorkspaceKeys(
+  secrets: SecretStore | KeyStorage,
+  options: WorkspaceKeysOptions = {},
+): WorkspaceKeys {
   /** The last status the key storage reported: its saved backend choice, for when a check fails. */
   let lastStatus: SecretStorageStatus | null = null;
   return {
@@ -130,6 +149,11 @@ export function createWorkspaceKeys(secrets: SecretStore | KeyStorage): Workspac
     },
     async useSafeStorage(confirmWeak) {
       if (!isKeyStorage(secrets)) throw badInput('Key storage cannot be changed in this build of Voice Review.');
+      // Without the page's confirmation the key storage itself refuses the weak backend, in words.
+      if (confirmWeak && (await secrets.status()).safeStorage?.weak === true) {
+        const agreed = (await options.confirmWeakKeyStorage?.()) ?? false;
+        if (!agreed) throw badInput(WEAK_NOT_CONFIRMED_MESSAGE);
+      }
       await secrets.useSafeStorage(confirmWeak);
     },
   };

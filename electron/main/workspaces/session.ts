@@ -41,6 +41,7 @@ import type { Resolver } from '../api/destination';
 import { testConnection } from './connection-test';
 import type { SecretStore } from '../keys/keychain';
 import type { KeyStorage } from '../keys/secret-storage';
+import type { WeakKeyStorageConfirm } from '../keys/weak-storage-dialog';
 import { checkKey, createWorkspaceKeys, type WorkspaceKeys } from '../keys/workspace-keys';
 import {
   badInput,
@@ -73,6 +74,8 @@ export interface SessionDeps {
   onRecordingsForgotten?: (() => void) | undefined;
   /** Where the renderer plays recordings from (SessionInfo.recordingSrcPrefix); default: not said. */
   recordingSrcPrefix?: string | undefined;
+  /** Main's dialog before keys go to safeStorage's weak backend; without it that backend is refused. */
+  confirmWeakKeyStorage?: WeakKeyStorageConfirm | undefined;
 }
 
 /**
@@ -120,7 +123,7 @@ interface Parts {
 /** Creates the session. Nothing is read until the first call. */
 export function createSession(deps: SessionDeps): Session {
   const registry = createWorkspaceRegistry(deps.settings);
-  const keys = createWorkspaceKeys(deps.secrets);
+  const keys = createWorkspaceKeys(deps.secrets, { confirmWeakKeyStorage: deps.confirmWeakKeyStorage });
   const active = createActiveWorkspace({
     registry,
     keys,
@@ -316,7 +319,8 @@ async function switchWorkspace({ registry, active }: Parts, id: string): Promise
 /**
  * Switches key storage to Electron safeStorage (see KeyStorage.useSafeStorage).
  * @throws ApiError `bad_input` when the key storage cannot switch (plain SecretStore), when
- *   safeStorage cannot encrypt here, or when it is weak and `confirmWeak` is false.
+ *   safeStorage cannot encrypt here, or when it is weak and `confirmWeak` is false or main's
+ *   dialog was refused.
  */
 async function useSafeStorage({ keys }: Parts, confirmWeak: boolean): Promise<void> {
   await keys.useSafeStorage(confirmWeak);

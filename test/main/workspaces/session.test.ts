@@ -178,10 +178,17 @@ interface Rig {
   requests: string[];
 }
 
-function rig(options: { dir?: string; secrets?: SecretStore | KeyStorage } = {}): Rig {
+function rig(
+  options: { dir?: string; secrets?: SecretStore | KeyStorage; confirmWeakKeyStorage?: () => Promise<boolean> } = {},
+): Rig {
   const dir = options.dir ?? tempDir('vr-session-');
   const secrets = options.secrets ?? testStore();
-  const { session, handlers, settings, requests } = createSessionRig({ dir, secrets });
+  const { confirmWeakKeyStorage } = options;
+  const { session, handlers, settings, requests } = createSessionRig({
+    dir,
+    secrets,
+    ...(confirmWeakKeyStorage ? { confirmWeakKeyStorage } : {}),
+  });
   cleanups.push(() => session.close());
   return { session, handlers, secrets, dir, settingsPath: settings.path, requests };
 }
@@ -797,7 +804,7 @@ describe('key storage', () => {
         return Promise.resolve();
       },
     };
-    const r = rig({ secrets: storage });
+    const r = rig({ secrets: storage, confirmWeakKeyStorage: () => Promise.resolve(true) });
     expect((await r.session.info()).secretStorage).toEqual(status);
     expect((await rejection(r.session.useSafeStorage(false))).message).toMatch(/^Confirm/);
     const after = await r.session.useSafeStorage(true);
