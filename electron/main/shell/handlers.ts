@@ -10,7 +10,14 @@ import type { Interaction } from '$shared/domain';
 import { ApiError } from '$shared/errors';
 import { isSid } from '$shared/sid';
 import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '$shared/transcript-export';
-import { agentSidProblem, E164_HINT, isE164, REQUEST_TIMEOUT_SECONDS, terminationUriProblem } from '$shared/validation';
+import {
+  agentSidProblem,
+  E164_HINT,
+  isE164,
+  REQUEST_TIMEOUT_SECONDS,
+  terminationUriProblem,
+  workspaceNameProblem,
+} from '$shared/validation';
 import { recordingUrlProblem } from '../recordings/recording-location';
 import type { ApiClient } from '../api/client';
 import type { ExportsService } from '../exports/service';
@@ -50,21 +57,24 @@ const agentSid = z.string().superRefine((s, ctx) => {
   const problem = agentSidProblem(s);
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
 });
+/** A workspace name as the forms check it; `allowEmpty` for Connect (the host name is used then). */
+const workspaceName = (allowEmpty: boolean) =>
+  z.string().superRefine((name, ctx) => {
+    const problem = workspaceNameProblem(name, { allowEmpty });
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
 const nonEmpty = (what: string) => z.string().trim().min(1, `Enter ${what}.`).max(500, `${what} is too long.`);
 
 /** Argument schemas, one tuple per method. */
 const argSchemas = {
   getSession: z.tuple([]),
   connect: z.tuple([
-    z.object({ name: z.string().max(200), baseUrl: z.string().max(2000), apiKey: z.string().max(4096) }),
+    z.object({ name: workspaceName(true), baseUrl: z.string().max(2000), apiKey: z.string().max(4096) }),
   ]),
   openDemo: z.tuple([]),
   disconnect: z.tuple([]),
   switchWorkspace: z.tuple([z.string().min(1).max(200)]),
-  renameWorkspace: z.tuple([
-    z.string().min(1).max(200),
-    z.string().trim().min(1, 'Enter a name.').max(200, 'The name is too long (200 characters at most).'),
-  ]),
+  renameWorkspace: z.tuple([z.string().min(1).max(200), workspaceName(false)]),
   changeWorkspaceKey: z.tuple([z.string().min(1).max(200), z.string().max(4096)]),
   testWorkspace: z.tuple([z.string().min(1).max(200)]),
   removeWorkspace: z.tuple([z.string().min(1).max(200)]),

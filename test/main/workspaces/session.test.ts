@@ -343,7 +343,9 @@ describe('renaming', () => {
     const r = rig();
     const { prodId } = await connectProdAndStaging(r);
     const before = readFileSync(r.settingsPath, 'utf8');
-    expect((await rejection(r.session.renameWorkspace(prodId, '   '))).message).toBe('Enter a name.');
+    expect((await rejection(r.session.renameWorkspace(prodId, '   '))).message).toBe(
+      'Enter a name, e.g. Production or Staging.',
+    );
     expect((await rejection(r.session.renameWorkspace(prodId, 'x'.repeat(201)))).message).toMatch(/too long/);
     expect((await rejection(r.session.renameWorkspace('no-such-workspace', 'X'))).kind).toBe('bad_input');
     expect(readFileSync(r.settingsPath, 'utf8')).toBe(before);
