@@ -339,14 +339,15 @@ describe('renaming', () => {
     expect(settingsFile(r).workspaces.map((w) => w.name)).toEqual(['Production', 'Staging (EU)']);
   });
 
-  it('refuses a blank or over-long name and an unknown workspace, changing nothing', async () => {
+  it('refuses a blank, over-long or unprintable name and an unknown workspace, changing nothing', async () => {
     const r = rig();
     const { prodId } = await connectProdAndStaging(r);
     const before = readFileSync(r.settingsPath, 'utf8');
     expect((await rejection(r.session.renameWorkspace(prodId, '   '))).message).toBe(
       'Enter a name, e.g. Production or Staging.',
     );
-    expect((await rejection(r.session.renameWorkspace(prodId, 'x'.repeat(201)))).message).toMatch(/too long/);
+    expect((await rejection(r.session.renameWorkspace(prodId, 'x'.repeat(201)))).message).toMatch(/at most 200/);
+    expect((await rejection(r.session.renameWorkspace(prodId, 'Staging\u202E'))).message).toMatch(/U\+202E/);
     expect((await rejection(r.session.renameWorkspace('no-such-workspace', 'X'))).kind).toBe('bad_input');
     expect(readFileSync(r.settingsPath, 'utf8')).toBe(before);
     expect((await r.session.renameWorkspace(prodId, 'y'.repeat(200))).workspaces[0]!.name).toHaveLength(200);
