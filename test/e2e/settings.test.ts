@@ -11,6 +11,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startDemoServer, type DemoServer } from '../../electron/main/demo/server';
+import { keyAccount } from '../../electron/main/keys/workspace-keys';
 import type { IpcResult, SecretStorageStatus, SessionInfo } from '../../electron/shared/contract';
 import { ensureBuilt } from './build';
 import { checkPageErrorsEachTest } from './page-errors';
@@ -113,7 +114,7 @@ describe('workspaces and the Settings screen', () => {
     await h.page.keyboard.press('Escape');
     await expect.poll(() => dialog.isVisible()).toBe(false);
     await expect.poll(() => list.getByRole('listitem').count()).toBe(2);
-    await expect(h.secrets.get((await h.session.info()).workspace!.id)).resolves.toBe(server.apiKey);
+    await expect(h.secrets.get(keyAccount((await h.session.info()).workspace!))).resolves.toBe(server.apiKey);
   });
 
   it('the header menu lists both workspaces, the active one checked', async () => {

@@ -1,6 +1,10 @@
 /**
- * Workspace API keys in the key storage (account = workspace id), as the session uses them. A key
- * never appears in an error message from here.
+ * Workspace API keys in the key storage, as the session uses them. A key never appears in an
+ * error message from here.
+ *
+ * A key is bound to the origin it was saved for: its account is `<workspace id>@<origin of the
+ * base URL>` ({@link keyAccount}). A settings file edited to point a workspace elsewhere finds no
+ * key at the new origin, so the key is never sent there; the workspace asks for its key again.
  *
  * A key that cannot be read (missing, or the key storage failed) is an ApiError of kind
  * `keychain`, not `unauthorized`: the server never saw it, and the renderer's 401 view says "the
@@ -23,15 +27,15 @@ export interface WorkspaceKeys {
    *   storage fails.
    */
   read(workspace: StoredWorkspace): Promise<string>;
-  /** Stores a key. @throws the key storage's error. */
-  store(id: string, apiKey: string): Promise<void>;
+  /** Stores a key for the workspace's id and base URL's origin. @throws the key storage's error. */
+  store(workspace: KeyOwner, apiKey: string): Promise<void>;
   /**
-   * Deletes a workspace's key.
+   * Deletes a workspace's key (the one of its current origin).
    * @throws ApiError `keychain` when the key storage fails.
    */
   remove(workspace: StoredWorkspace): Promise<void>;
   /** Deletes a key that was just stored, ignoring failures (undoing a half-done change). */
-  forget(id: string): Promise<void>;
+  forget(workspace: KeyOwner): Promise<void>;
   /** The key storage's status; never rejects (a failure becomes a keychain problem). */
   status(): Promise<SecretStorageStatus>;
   /**
@@ -61,11 +65,40 @@ function isKeyStorage(store: SecretStore | KeyStorage): store is KeyStorage {
   return typeof s.status === 'function' && typeof s.useSafeStorage === 'function';
 }
 
-/** The error for a workspace whose key is not in storage (libsecret also says so for a locked item). */
-function missingKeyError(name: string): ApiError {
+/** Whose key: a workspace's id and the base URL the key is sent to. */
+export interface KeyOwner {
+  id: string;
+  baseUrl: string;
+}
+
+/**
+ * The key storage account of a workspace's key: `<id>@<origin>`, e.g.
+ * `3f2b…@https://api.example.com` (the origin is scheme, host and port of the base URL, so the
+ * path may change and the key still applies). A base URL that does not parse keeps its text.
+ */
+export function keyAccount(owner: KeyOwner): string {
+  let origin: string;
+  try {
+    origin = new URL(owner.baseUrl).origin;
+  } catch {
+    origin = owner.baseUrl;
+  }
+  return `${owner.id}@${origin}`;
+}
+
+/** The origin a key is bound to, for messages. */
+function originOf(baseUrl: string): string {
+  return keyAccount({ id: '', baseUrl }).slice(1);
+}
+
+/**
+ * The error for a workspace whose key is not in storage for its origin (libsecret also says so
+ * for a locked item).
+ */
+function missingKeyError(workspace: StoredWorkspace): ApiError {
   return new ApiError({
     kind: 'keychain',
-    message: `The API key for ${name} is not in the keychain (it may have been removed, or the keyring is locked). Enter the key again.`,
+    message: `The API key for ${workspace.name} is not in the keychain for ${originOf(workspace.baseUrl)} (a key is only sent to the address it was saved for; it may also have been removed, or the keyring is locked). Enter the key again.`,
   });
 }
 
@@ -113,23 +146,23 @@ export function createWorkspaceKeys(
       if (workspace.baseUrlProblem !== undefined) throw savedBaseUrlError(workspace);
       let key: string | null;
       try {
-        key = await secrets.get(workspace.id);
+        key = await secrets.get(keyAccount(workspace));
       } catch (err) {
         throw asKeychainError(err, workspace.name);
       }
-      if (key === null) throw missingKeyError(workspace.name);
+      if (key === null) throw missingKeyError(workspace);
       return key;
     },
-    store: (id, apiKey) => secrets.set(id, apiKey),
+    store: (owner, apiKey) => secrets.set(keyAccount(owner), apiKey),
     async remove(workspace) {
       try {
-        await secrets.delete(workspace.id);
+        await secrets.delete(keyAccount(workspace));
       } catch (err) {
         throw asKeychainError(err, workspace.name);
       }
     },
-    async forget(id) {
-      await secrets.delete(id).catch(() => false);
+    async forget(owner) {
+      await secrets.delete(keyAccount(owner)).catch(() => false);
     },
     async status() {
       if (!isKeyStorage(secrets)) return plainStoreStatus(secrets);

@@ -7,7 +7,7 @@
  * (connection-test.ts).
  *
  * Where things live: each workspace's id, name and base URL in settings.json (settings.ts); its API
- * key in the key storage (`deps.secrets`, account = workspace id); the demo workspace's key nowhere
+ * key in the key storage (`deps.secrets`, account `<workspace id>@<origin of its base URL>`); the demo workspace's key nowhere
  * (the embedded demo service makes a new one at each start). A key never appears in a
  * {@link SessionInfo}, an error message or settings.json.
  *
@@ -61,7 +61,7 @@ export interface SessionDeps {
   /** settings.json (settings.ts): workspaces, the active one, preferences. */
   settings: SettingsFile;
   /**
-   * Where keys are kept (account = workspace id). A {@link KeyStorage} also reports its status and
+   * Where keys are kept (account `<workspace id>@<origin>`, workspace-keys.ts). A {@link KeyStorage} also reports its status and
    * can switch to safeStorage; a plain SecretStore (tests, harness) reports itself as a working
    * keychain and refuses `useSafeStorage`.
    */
@@ -213,12 +213,12 @@ async function connect({ registry, keys, active, fetch }: Parts, input: ConnectI
   const existing = s.workspaces.find((w) => w.baseUrl === base.url && w.id !== DEMO_WORKSPACE_ID);
   const name = givenName || existing?.name || new URL(base.url).host;
   const id = existing?.id ?? randomUUID();
-  await keys.store(id, apiKey);
+  await keys.store({ id, baseUrl: base.url }, apiKey);
   try {
     await registry.saveActive({ id, name, baseUrl: base.url });
   } catch (err) {
     // A new workspace that could not be saved must not leave its key behind.
-    if (!existing) await keys.forget(id);
+    if (!existing) await keys.forget({ id, baseUrl: base.url });
     throw err;
   }
   active.activate({ id, name, baseUrl: base.url, isDemo: false }, apiKey);
@@ -261,7 +261,7 @@ async function changeWorkspaceKey({ registry, keys, active, fetch }: Parts, id: 
   // Tried before it is stored: a key the server refuses never replaces one that works.
   const client = createApiClient({ baseUrl: stored.baseUrl, apiKey: newKey, timeoutMs: registry.timeoutMs(), fetch });
   await client.listPhones();
-  await keys.store(id, newKey);
+  await keys.store(stored, newKey);
   active.keyChanged(stored, newKey);
 }
 

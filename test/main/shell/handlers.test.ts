@@ -12,6 +12,7 @@ import { startDemoServer, type DemoServer } from '../../../electron/main/demo/se
 import { DEMO_GONE_SID, DEMO_REDIRECTED_SID } from '../../../electron/main/demo/signed-storage';
 import type { HandlerTable } from '../../../electron/main/shell/handlers';
 import { createMemoryStore, type SecretStore } from '../../../electron/main/keys/keychain';
+import { keyAccount } from '../../../electron/main/keys/workspace-keys';
 import { RECENT_CALLS_FILE } from '../../../electron/main/workspaces/recent-calls';
 import type { Session } from '../../../electron/main/workspaces/session';
 import { createSessionRig, RESOURCES_DIR } from '../../fixtures/session-rig';
@@ -452,8 +453,8 @@ describe('connecting to a workspace', () => {
     expect(workspace).toMatchObject({ name: 'Customer', baseUrl: customer.baseUrl, isDemo: false });
     expect(JSON.stringify(info)).not.toContain(CUSTOMER_KEY);
 
-    expect(r.secretWrites).toEqual([[workspace.id, CUSTOMER_KEY]]);
-    expect(await r.secrets.get(workspace.id)).toBe(CUSTOMER_KEY);
+    expect(r.secretWrites).toEqual([[keyAccount(workspace), CUSTOMER_KEY]]);
+    expect(await r.secrets.get(keyAccount(workspace))).toBe(CUSTOMER_KEY);
     const file = fs.readFileSync(r.settingsFile, 'utf8');
     expect(file).toContain(customer.baseUrl);
     expect(file).not.toContain(CUSTOMER_KEY);
@@ -473,7 +474,7 @@ describe('connecting to a workspace', () => {
 
     // A new session over the same folder, with a secret store holding the saved key.
     const second = rig(first.settingsDir);
-    await second.secrets.set(connected.workspace!.id, CUSTOMER_KEY);
+    await second.secrets.set(keyAccount(connected.workspace!), CUSTOMER_KEY);
     expect(await call(second, 'getSession')).toEqual({ ok: true, value: connected });
     expect((await call(second, 'getPhone', MAIN_LINE)).ok).toBe(true);
   });
@@ -561,7 +562,7 @@ describe('workspace methods', () => {
     );
     const removed = await valueOf(r, 'removeWorkspace', id);
     expect(removed).toMatchObject({ workspace: null, workspaces: [] });
-    expect(await r.secrets.get(id)).toBeNull();
+    expect(await r.secrets.get(keyAccount({ id, baseUrl: customer.baseUrl }))).toBeNull();
     const file = fs.readFileSync(r.settingsFile, 'utf8');
     expect(file).not.toContain(CUSTOMER_KEY);
     expect(JSON.parse(file)).toMatchObject({
