@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import {
   app,
   BrowserWindow,
+  clipboard,
   dialog,
   ipcMain,
   Menu,
@@ -125,6 +126,7 @@ async function start(): Promise<void> {
     // A save is always asked for by the window (over IPC), so there is one to attach the dialog to.
     chooseSavePath: electronSaveChooser(dialog, appWindow, app.getPath('downloads')),
     confirmWeakKeyStorage: electronWeakStorageConfirm<BrowserWindow>(dialog, appWindow),
+    clipboard,
   });
   registerIpc(ipcMain, stack);
   setApplicationMenu();

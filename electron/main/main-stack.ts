@@ -23,6 +23,7 @@ import { createRecordingCache, type RecordingCache } from './recordings/recordin
 import { createRecordingHandler } from './recordings/recording-protocol';
 import type { KeyStorage } from './keys/secret-storage';
 import type { WeakKeyStorageConfirm } from './keys/weak-storage-dialog';
+import { createSecretClipboard, type ClipboardLike } from './shell/secret-clipboard';
 import { createIpcGuard } from './shell/security';
 import { createSession, type DemoHandle, type Session } from './workspaces/session';
 import { createSettingsStore } from './workspaces/settings';
@@ -86,6 +87,11 @@ export interface MainStackOptions {
    * refused with words.
    */
   confirmWeakKeyStorage?: WeakKeyStorageConfirm;
+  /**
+   * The system clipboard secrets are copied to (`copySecret`) and cleared from after 30 s:
+   * Electron's `clipboard` in the app, a stand-in in tests. Without it, copying a secret is refused.
+   */
+  clipboard?: ClipboardLike;
 }
 
 /** Everything main runs, built by {@link createMainStack}. */
@@ -116,6 +122,7 @@ export function createMainStack(options: MainStackOptions): MainStack {
     options.recordingCacheRoot === undefined ? {} : { root: options.recordingCacheRoot },
   );
   const recordingSrcPrefix = `${options.recordingOrigin}${RECORDING_PATH_PREFIX}`;
+  const secretClipboard = options.clipboard ? createSecretClipboard(options.clipboard) : undefined;
   const session = createSession({
     settings: createSettingsStore(options.userDataDir),
     secrets: registeringSecrets(options.secrets),
@@ -162,6 +169,7 @@ export function createMainStack(options: MainStackOptions): MainStack {
       log.error(`Unexpected failure in ${method}:`, err);
       options.onUnexpected?.(method, err);
     },
+    secretClipboard,
   });
   const recording = withAppCors(createRecordingHandler({ locate, recordings }), appOrigin);
   return {
@@ -172,6 +180,7 @@ export function createMainStack(options: MainStackOptions): MainStack {
     peaks,
     recordings,
     close: async () => {
+      await secretClipboard?.close();
       await session.close();
       await recordings.close();
       await workerDecoder?.close();

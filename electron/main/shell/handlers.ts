@@ -25,6 +25,7 @@ import type { PeaksService } from '../peaks/service';
 import type { RecentCallsStore } from '../workspaces/recent-calls';
 import type { ActiveWorkspaceReads } from '../workspaces/active-workspace';
 import type { Session } from '../workspaces/session';
+import type { SecretClipboard } from './secret-clipboard';
 
 /** A handler: positional arguments as received over IPC (untrusted) -> result as data. */
 export type Handler = (args: unknown[]) => Promise<IpcResult<unknown>>;
@@ -47,6 +48,8 @@ export interface HandlerOptions {
   recentCalls: RecentCallsStore;
   /** Called with unexpected (non-ApiError) failures, for the log. Must not include secrets. */
   onUnexpected?: (method: ApiMethod, err: unknown) => void;
+  /** The clipboard secrets are copied to (and cleared from); without it `copySecret` is refused. */
+  secretClipboard?: SecretClipboard | undefined;
 }
 
 const e164 = z.string().refine(isE164, E164_HINT);
@@ -143,6 +146,7 @@ const argSchemas = {
   cancelDownload: z.tuple([interactionSid]),
   listRecentCalls: z.tuple([]),
   clearRecentCalls: z.tuple([]),
+  copySecret: z.tuple([z.string().min(1, 'There is nothing to copy.').max(500)]),
 } satisfies Record<ApiMethod, z.ZodType>;
 
 /** What each method does once its arguments passed their schema. */
@@ -212,6 +216,14 @@ function implementations(options: HandlerOptions): Implementations {
     getPeaks: (sid) => peaks.get(sid),
     getPeaksProgress: (sid) => Promise.resolve(peaks.progress(sid)),
     getRecordingProblem: (sid) => Promise.resolve(active.recordingProblem(sid)),
+    copySecret: async (text) => {
+      if (!options.secretClipboard) {
+        throw new ApiError({ kind: 'bad_input', message: 'This build of Voice Review cannot copy to the clipboard.' });
+      }
+      return options.secretClipboard.copy(text).catch(() => {
+        throw new ApiError({ kind: 'server', message: 'The system clipboard refused the copy. Try again.' });
+      });
+    },
   };
 }
 

@@ -58,7 +58,7 @@ export function registeredSecrets(): readonly string[] {
 
 /**
  * Registers the secrets an IPC call carries before it is handled: the key of `connect` and
- * `changeWorkspaceKey`, the SIP password of `createSipTrunk`. Arguments are untrusted: anything
+ * `changeWorkspaceKey`, the SIP password of `createSipTrunk` and the text of `copySecret`. Arguments are untrusted: anything
  * of the wrong shape is ignored (the handler's own validation refuses it).
  */
 export function registerIpcSecrets(method: ApiMethod, args: readonly unknown[]): void {
@@ -68,6 +68,7 @@ export function registerIpcSecrets(method: ApiMethod, args: readonly unknown[]):
   if (method === 'connect') registerSecret(asString(field(args[0], 'apiKey')));
   if (method === 'changeWorkspaceKey') registerSecret(asString(args[1]));
   if (method === 'createSipTrunk') registerSecret(asString(field(args[0], 'sipPassword')));
+  if (method === 'copySecret') registerSecret(asString(args[0]));
 }
 
 /**
