@@ -21,6 +21,14 @@ export interface ClipboardTimers {
   clearTimeout(handle: unknown): void;
 }
 
+/** Options of {@link createSecretClipboard}. */
+export interface SecretClipboardOptions {
+  /** How long a secret stays, in milliseconds; default {@link SECRET_CLIPBOARD_MS}. */
+  clearAfterMs?: number;
+  /** Default: the global timers. */
+  timers?: ClipboardTimers;
+}
+
 /** See {@link createSecretClipboard}. */
 export interface SecretClipboard {
   /**
@@ -36,10 +44,9 @@ export interface SecretClipboard {
  * A clipboard for secrets over `clipboard`: each copy replaces the previous pending clear; the
  * clear only happens when the clipboard still holds exactly the text that was copied.
  */
-export function createSecretClipboard(
-  clipboard: ClipboardLike,
-  { clearAfterMs = SECRET_CLIPBOARD_MS, timers = globalThis as ClipboardTimers } = {},
-): SecretClipboard {
+export function createSecretClipboard(clipboard: ClipboardLike, options: SecretClipboardOptions = {}): SecretClipboard {
+  const clearAfterMs = options.clearAfterMs ?? SECRET_CLIPBOARD_MS;
+  const timers: ClipboardTimers = options.timers ?? globalThis;
   let pending: { text: string; timer: unknown } | null = null;
 
   async function clearIfStillThere(): Promise<void> {
