@@ -320,7 +320,7 @@ async function getInteraction(
   recordingSrc: (sid: string) => string,
   sid: string,
 ): Promise<Interaction> {
-  const parsed = await lookUp(active, `Interaction ${sid}`, 'the SID', () => active.lookUpInteraction(sid));
+  const parsed = await lookUp(active, `Call ${sid}`, 'the SID', () => active.lookUpInteraction(sid));
   const { recordingUrl, ...rest } = parsed;
   const problem = recordingUrlProblem(recordingUrl);
   return {

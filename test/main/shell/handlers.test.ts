@@ -361,7 +361,7 @@ describe('the demo workspace', () => {
     const sid = 'interaction_00000000-0000-4000-8000-000000000000';
     const error = expectError(await call(r, 'getInteraction', sid), 'not_found');
     expect(error.message).toBe(
-      `Interaction ${sid} was not found in workspace "Demo workspace". Check the SID and that you are in the right workspace.`,
+      `Call ${sid} was not found in workspace "Demo workspace". Check the SID and that you are in the right workspace.`,
     );
     expect(error.status).toBe(404);
   });
@@ -493,7 +493,7 @@ describe('not found in a named workspace', () => {
       [
         'getInteraction',
         [UNKNOWN_SID],
-        `Interaction ${UNKNOWN_SID} was not found in workspace "Production". Check the SID and that you are in the right workspace.`,
+        `Call ${UNKNOWN_SID} was not found in workspace "Production". Check the SID and that you are in the right workspace.`,
       ],
       [
         'getPhone',
