@@ -14,7 +14,6 @@
  * ({@link RecordingCache.close}, with a synchronous removal at process exit as the last resort). A
  * folder left by a crashed run (its process id no longer running) is removed when the cache starts.
  */
-import { randomUUID } from 'node:crypto';
 import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
