@@ -73,7 +73,7 @@ export interface MainStackOptions {
   peaksDecoder?: PeaksDecoder | { workerPath: string };
   /** Folder of the peaks disk cache; null for none. Default `<userDataDir>/peaks-cache`. */
   peaksCacheDir?: string | null;
-  /** Folder holding the run's private recordings folder; default `<tmp>/voice-review-recordings-<uid>`. */
+  /** Folder under which the run's private recordings folder is made (mkdtemp); default the system temporary folder. */
   recordingCacheRoot?: string;
   /**
    * The save dialog of transcript exports and recording downloads: Electron's
