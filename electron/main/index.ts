@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import {
   app,
   BrowserWindow,
+  clipboard,
   dialog,
   ipcMain,
   Menu,
@@ -18,7 +19,6 @@ import {
   safeStorage,
   screen,
   session as electronSession,
-  shell,
   type WebContents,
 } from 'electron';
 import log from 'electron-log/main';
@@ -32,13 +32,14 @@ import { configureMainLog } from './shell/log';
 import { createMainStack, registerIpc } from './main-stack';
 import { RECORDING_SCHEME } from './recordings/recording-protocol';
 import { createKeyStorage } from './keys/secret-storage';
+import { electronWeakStorageConfirm } from './keys/weak-storage-dialog';
 import {
   APP_INDEX_URL,
   APP_SCHEME,
   CONTENT_SECURITY_POLICY,
   isAppUrl,
-  isExternalLinkAllowed,
   isPermissionAllowed,
+  refuseWindowOpen,
   secureWebPreferences,
 } from './shell/security';
 import { APP_WINDOW_PLACEMENT, keepOnScreen } from './shell/app-window';
@@ -124,6 +125,8 @@ async function start(): Promise<void> {
     peaksDecoder: { workerPath: join(__dirname, 'peaks-worker.js') },
     // A save is always asked for by the window (over IPC), so there is one to attach the dialog to.
     chooseSavePath: electronSaveChooser(dialog, appWindow, app.getPath('downloads')),
+    confirmWeakKeyStorage: electronWeakStorageConfirm<BrowserWindow>(dialog, appWindow),
+    clipboard,
   });
   registerIpc(ipcMain, stack);
   setApplicationMenu();
@@ -196,7 +199,7 @@ function lockDownDefaultSession(): void {
   });
 }
 
-/** No navigation away from the app, no webviews, no new windows (http(s) links go to the browser). */
+/** No navigation away from the app, no webviews, no new windows, nothing handed to the browser. */
 function lockDownWebContents(contents: WebContents): void {
   contents.on('will-navigate', (event) => {
     if (!isAppUrl(event.url, devServerUrl)) {
@@ -205,11 +208,7 @@ function lockDownWebContents(contents: WebContents): void {
     }
   });
   contents.on('will-attach-webview', (event) => event.preventDefault());
-  contents.setWindowOpenHandler(({ url }) => {
-    if (isExternalLinkAllowed(url)) void shell.openExternal(url);
-    else log.warn('Refused to open a link that is not http(s).');
-    return { action: 'deny' };
-  });
+  contents.setWindowOpenHandler(({ url }) => refuseWindowOpen(url, log));
 }
 
 /** Opens the app window where it was last (Electron remembers it; else centred), hardened, on the app's page. */

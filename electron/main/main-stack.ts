@@ -22,6 +22,8 @@ import { createRecentCalls } from './workspaces/recent-calls';
 import { createRecordingCache, type RecordingCache } from './recordings/recording-cache';
 import { createRecordingHandler } from './recordings/recording-protocol';
 import type { KeyStorage } from './keys/secret-storage';
+import type { WeakKeyStorageConfirm } from './keys/weak-storage-dialog';
+import { createSecretClipboard, type ClipboardLike } from './shell/secret-clipboard';
 import { createIpcGuard } from './shell/security';
 import { createSession, type DemoHandle, type Session } from './workspaces/session';
 import { createSettingsStore } from './workspaces/settings';
@@ -71,7 +73,7 @@ export interface MainStackOptions {
   peaksDecoder?: PeaksDecoder | { workerPath: string };
   /** Folder of the peaks disk cache; null for none. Default `<userDataDir>/peaks-cache`. */
   peaksCacheDir?: string | null;
-  /** Folder holding the run's private recordings folder; default `<tmp>/voice-review-recordings-<uid>`. */
+  /** Folder under which the run's private recordings folder is made (mkdtemp); default the system temporary folder. */
   recordingCacheRoot?: string;
   /**
    * The save dialog of transcript exports and recording downloads: Electron's
@@ -79,6 +81,17 @@ export interface MainStackOptions {
    * is refused with words.
    */
   chooseSavePath?: SavePathChooser;
+  /**
+   * Main's confirmation before keys go to safeStorage's weak `basic_text` backend: Electron's
+   * `dialog.showMessageBox` in the app, a stand-in answering in tests. Without it, that backend is
+   * refused with words.
+   */
+  confirmWeakKeyStorage?: WeakKeyStorageConfirm;
+  /**
+   * The system clipboard secrets are copied to (`copySecret`) and cleared from after 30 s:
+   * Electron's `clipboard` in the app, a stand-in in tests. Without it, copying a secret is refused.
+   */
+  clipboard?: ClipboardLike;
 }
 
 /** Everything main runs, built by {@link createMainStack}. */
@@ -109,6 +122,7 @@ export function createMainStack(options: MainStackOptions): MainStack {
     options.recordingCacheRoot === undefined ? {} : { root: options.recordingCacheRoot },
   );
   const recordingSrcPrefix = `${options.recordingOrigin}${RECORDING_PATH_PREFIX}`;
+  const secretClipboard = options.clipboard ? createSecretClipboard(options.clipboard) : undefined;
   const session = createSession({
     settings: createSettingsStore(options.userDataDir),
     secrets: registeringSecrets(options.secrets),
@@ -121,6 +135,7 @@ export function createMainStack(options: MainStackOptions): MainStack {
     recordingResolver: options.recordingResolver,
     onRecordingsForgotten: () => void recordings.clear(),
     recordingSrcPrefix,
+    confirmWeakKeyStorage: options.confirmWeakKeyStorage,
   });
   const { activeWorkspace } = session;
   const locate = (sid: string) => activeWorkspace.locateRecording(sid);
@@ -154,6 +169,7 @@ export function createMainStack(options: MainStackOptions): MainStack {
       log.error(`Unexpected failure in ${method}:`, err);
       options.onUnexpected?.(method, err);
     },
+    secretClipboard,
   });
   const recording = withAppCors(createRecordingHandler({ locate, recordings }), appOrigin);
   return {
@@ -164,6 +180,7 @@ export function createMainStack(options: MainStackOptions): MainStack {
     peaks,
     recordings,
     close: async () => {
+      await secretClipboard?.close();
       await session.close();
       await recordings.close();
       await workerDecoder?.close();

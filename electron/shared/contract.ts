@@ -263,6 +263,11 @@ export interface VoiceReviewApi {
   listRecentCalls(): Promise<RecentCall[]>;
   /** Forgets the active workspace's recent calls. */
   clearRecentCalls(): Promise<void>;
+  /**
+   * Copies a secret (a SIP trunk's password) to the system clipboard; main clears the clipboard
+   * 30 seconds later if it still holds that text. At most 500 characters.
+   */
+  copySecret(text: string): Promise<void>;
 }
 
 /** Names of the bridge methods; each is also its IPC channel name (prefixed `vr:`). */
@@ -309,6 +314,7 @@ const METHODS = {
   cancelDownload: null,
   listRecentCalls: null,
   clearRecentCalls: null,
+  copySecret: null,
 } satisfies MethodTable<VoiceReviewApi>;
 
 /** Every method of {@link VoiceReviewApi}, in declaration order (preload and main iterate it). */

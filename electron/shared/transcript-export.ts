@@ -50,9 +50,21 @@ export function normaliseNewlines(text: string): string {
   return text.replace(/\r\n?/g, '\n');
 }
 
-/** A speaker label for a role: `agent` -> `Agent`, an empty role -> `Unknown`. */
+/** Line and paragraph breaks of every kind: CR, LF, VT, FF, NEL, U+2028 and U+2029. */
+const LINE_BREAKS = /[\r\n\v\f\u0085\u2028\u2029]+/g;
+
+/** `text` on one line: each run of line or paragraph breaks becomes one space. */
+export function oneLine(text: string): string {
+  return text.replace(LINE_BREAKS, ' ');
+}
+
+/**
+ * A speaker label for a role: `agent` -> `Agent`, an empty role -> `Unknown`. The role is put on
+ * one line first ({@link oneLine}): a server-sent role holding a line break could otherwise start
+ * a new cue, a fake timing line or a fake transcript line in every export format.
+ */
 export function speakerLabel(role: string): string {
-  const trimmed = role.trim();
+  const trimmed = oneLine(role).trim();
   return trimmed === '' ? 'Unknown' : trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
 }
 
@@ -180,7 +192,7 @@ export function toTxt(input: TranscriptExportInput): string {
   const { interaction } = input;
   const header = [
     `Interaction: ${interaction.sid}`,
-    `Workspace: ${input.workspaceName}`,
+    `Workspace: ${oneLine(input.workspaceName)}`,
     `Started: ${utcLabel(interaction.startedAtMs)}`,
   ];
   return `${[...header, '', ...transcriptLines(interaction.log)].join('\n')}\n`;

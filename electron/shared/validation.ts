@@ -11,6 +11,35 @@ import { isSid } from './sid';
  */
 export const REQUEST_TIMEOUT_SECONDS = { min: 3, max: 120, default: 15 } as const;
 
+/** Most characters in a workspace name, after trimming. */
+export const MAX_WORKSPACE_NAME_LENGTH = 200;
+
+/**
+ * Characters a workspace name may not hold: controls (line breaks and tabs included), format
+ * characters (bidi controls such as U+202E, zero-width characters, the byte order mark), line and
+ * paragraph separators, and lone surrogates. They are invisible or move other text, so a name
+ * holding one could look like another workspace's in the switcher, a menu or an export.
+ */
+const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
+
+/**
+ * Why a workspace name is refused, or null when it is fine: empty (unless `allowEmpty`, for the
+ * Connect form, where the host name is used instead), longer than
+ * {@link MAX_WORKSPACE_NAME_LENGTH} characters after trimming, or holding a character that is
+ * not printable (the message names its code point, e.g. U+202E).
+ */
+export function workspaceNameProblem(name: string, { allowEmpty = false } = {}): string | null {
+  const trimmed = name.trim();
+  if (trimmed === '') return allowEmpty ? null : 'Enter a name, e.g. Production or Staging.';
+  if (trimmed.length > MAX_WORKSPACE_NAME_LENGTH) return `Use at most ${MAX_WORKSPACE_NAME_LENGTH} characters.`;
+  const bad = UNPRINTABLE.exec(trimmed)?.[0];
+  if (bad !== undefined) {
+    const code = (bad.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
+    return `Use only printable characters: the name holds an invisible or control character (U+${code}), such as a line break, a zero-width space or a text-direction mark. Type the name again.`;
+  }
+  return null;
+}
+
 /** E.164: `+`, a country code not starting with 0, at most 15 digits (spec 2 "Phone.number"). */
 export function isE164(value: string): boolean {
   return /^\+[1-9]\d{1,14}$/.test(value);

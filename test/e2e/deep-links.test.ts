@@ -1,8 +1,8 @@
 /**
  * `voice-review://` links, end to end: the built renderer in Debian's Chromium with the built
  * preload (its `ipcRenderer.on` stood in), against the embedded demo service. Main's push of a
- * parsed link (as electron/main/shell/deep-links.ts sends it) opens the demo call in the Interaction
- * view and playback starts at the link's time; a link naming a workspace not set up here shows the
+ * parsed link (as electron/main/shell/deep-links.ts sends it) opens the demo call in the Calls
+ * view with the playhead at the link's time, paused (a link never starts sound by itself); a link naming a workspace not set up here shows the
  * call with a note; the "Open link…" dialog (opened by the native menu's command) refuses a
  * hostile link with words and opens a good one. Screenshot: test-artifacts/deep-link.png.
  */
@@ -50,20 +50,26 @@ afterAll(async () => {
 const push = (payload: OpenLinkPush) => pushToRenderer(h.page, PUSH_CHANNELS.openLink, payload);
 
 describe('links pushed by main', () => {
-  it('opens the call in the Calls view and starts playing at the link time', async () => {
+  it('opens the call in the Calls view at the link time, paused until Play is pressed', async () => {
     const page = h.page;
     await push({ ok: true, link: { sid: call.sid, atSeconds: 30, workspaceName: 'Demo workspace' } });
     await expect.poll(() => page.getByLabel('Interaction SID').inputValue()).toBe(call.sid);
     await page.getByRole('region', { name: 'Recording' }).waitFor();
-    // Played from 30 s: the slider and the media element are past the link time, not far beyond it.
-    await expect.poll(() => playerTimeSeconds(page), { timeout: 30_000 }).toBeGreaterThanOrEqual(30);
-    const playing = await mediaTimeSeconds(page);
-    expect(playing).toBeGreaterThanOrEqual(30);
-    expect(playing).toBeLessThan(40);
+    // The playhead waits at 30 s: the slider and the media element there, the media paused.
+    await expect.poll(() => playerTimeSeconds(page), { timeout: 30_000 }).toBe(30);
+    await expect.poll(() => mediaTimeSeconds(page)).toBe(30);
+    const play = page.getByRole('button', { name: 'Play', exact: true });
+    await expect.poll(() => play.isEnabled(), { timeout: 30_000 }).toBe(true);
+    expect(await page.evaluate(() => document.querySelector('audio')?.paused)).toBe(true);
+    expect(await mediaTimeSeconds(page)).toBe(30);
+    await page.screenshot({ path: join(ARTIFACTS_DIR, 'deep-link.png') });
+    // Play starts from the link's time.
+    await play.click();
     await expect.poll(() => page.getByRole('button', { name: 'Pause' }).count()).toBe(1);
+    await expect.poll(() => mediaTimeSeconds(page)).toBeGreaterThan(30);
+    expect(await mediaTimeSeconds(page)).toBeLessThan(40);
     // The window title names the workspace (and the call once the Calls view reports it: window-title.svelte.ts).
     expect(await page.title()).toMatch(/Demo workspace — Voice Review$/);
-    await page.screenshot({ path: join(ARTIFACTS_DIR, 'deep-link.png') });
   });
 
   it('shows the call in the current workspace with a note when the link names one not set up here', async () => {
@@ -109,6 +115,7 @@ describe('Open link… (native menu command)', () => {
     await field.press('Enter');
     await dialog.waitFor({ state: 'hidden' });
     await expect.poll(() => page.getByLabel('Interaction SID').inputValue()).toBe(call.sid);
-    await expect.poll(() => playerTimeSeconds(page), { timeout: 30_000 }).toBeGreaterThanOrEqual(12);
+    await expect.poll(() => playerTimeSeconds(page), { timeout: 30_000 }).toBe(12);
+    expect(await page.evaluate(() => document.querySelector('audio')?.paused)).toBe(true);
   });
 });

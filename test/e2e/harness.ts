@@ -20,6 +20,7 @@ import { createMemoryStore, type SecretStore } from '../../electron/main/keys/ke
 import { createMainStack, registerIpc, type MainStack, type MainStackOptions } from '../../electron/main/main-stack';
 import type { Session } from '../../electron/main/workspaces/session';
 import { answerWith } from '../fixtures/http-bridge';
+import { memoryClipboard } from '../fixtures/memory-clipboard';
 import { extractInteractionSid } from '../../electron/shared/sid';
 import { createIpcMainStandIn, installPreload, IPC_RESULT_PATH, type IpcMainStandIn } from '../fixtures/preload-bridge';
 
@@ -74,7 +75,10 @@ export interface HarnessMain {
  * How main starts in the harness. A test that restarts the app passes the same `userDataDir` and
  * `secrets` to both starts, as a desk keeps its settings folder and keychain across restarts.
  */
-export interface HarnessMainOptions extends Pick<MainStackOptions, 'chooseSavePath'> {
+export interface HarnessMainOptions extends Pick<
+  MainStackOptions,
+  'chooseSavePath' | 'confirmWeakKeyStorage' | 'clipboard'
+> {
   /** The settings folder; the caller owns it and removes it. Default: a fresh folder, removed at close. */
   userDataDir?: string;
   /** The key store; default a fresh in-memory store. */
@@ -138,6 +142,9 @@ export async function startHarnessMain(extra: HarnessMainOptions = {}): Promise<
     peaksDecoder: { workerPath: PEAKS_WORKER },
     peaksCacheDir: null,
     ...(extra.chooseSavePath ? { chooseSavePath: extra.chooseSavePath } : {}),
+    ...(extra.confirmWeakKeyStorage ? { confirmWeakKeyStorage: extra.confirmWeakKeyStorage } : {}),
+    // The system clipboard's stand-in: main's copies of secrets land here, not on the desk's clipboard.
+    clipboard: extra.clipboard ?? memoryClipboard(),
   });
   const ipcMain = createIpcMainStandIn();
   registerIpc(ipcMain, stack);

@@ -5,12 +5,14 @@
  * rejected key (401) re-entered from the view, and an unreachable service. Each test starts from
  * the demo workspace alone, on a freshly loaded page.
  * Screenshots: test-artifacts/settings.png, workspace-menu.png, unauthorized.png,
- * unauthorized-reenter.png, unreachable.png, keychain-problem.png, keychain-weak-dialog.png.
+ * unauthorized-reenter.png, unreachable.png, keychain-problem.png, keychain-weak-dialog.png,
+ * settings-name-refused.png.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startDemoServer, type DemoServer } from '../../electron/main/demo/server';
+import { keyAccount } from '../../electron/main/keys/workspace-keys';
 import type { IpcResult, SecretStorageStatus, SessionInfo } from '../../electron/shared/contract';
 import { ensureBuilt } from './build';
 import { checkPageErrorsEachTest } from './page-errors';
@@ -113,7 +115,34 @@ describe('workspaces and the Settings screen', () => {
     await h.page.keyboard.press('Escape');
     await expect.poll(() => dialog.isVisible()).toBe(false);
     await expect.poll(() => list.getByRole('listitem').count()).toBe(2);
-    await expect(h.secrets.get((await h.session.info()).workspace!.id)).resolves.toBe(server.apiKey);
+    await expect(h.secrets.get(keyAccount((await h.session.info()).workspace!))).resolves.toBe(server.apiKey);
+  });
+
+  it('refuses a workspace name with invisible characters in words, in the Add and Rename forms', async () => {
+    const server = secondServer();
+    await openMenuItem(/Add workspace…/);
+    const form = h.page.getByRole('region', { name: 'Add a workspace' });
+    const name = form.getByLabel('Workspace name');
+    // A right-to-left override would make "Production\u202Eved" read as "Productiondev".
+    await name.fill('Production\u202Eved');
+    await form.getByLabel('Base URL').fill(server.baseUrl);
+    await form.getByLabel('API key', { exact: true }).fill(server.apiKey);
+    await form.getByRole('button', { name: 'Add workspace' }).click();
+    await form.getByText(/^Use only printable characters: .*\(U\+202E\)/).waitFor();
+    await expect.poll(() => name.getAttribute('aria-invalid')).toBe('true');
+    expect((await h.session.info()).workspaces.map((w) => w.name)).toEqual(['Demo workspace']);
+    await h.page.screenshot({ path: join(ARTIFACTS_DIR, 'settings-name-refused.png') });
+
+    await openMenuItem(/Settings/);
+    const demoRow = h.page.getByRole('list', { name: 'Saved workspaces' }).getByRole('listitem', {
+      name: 'Demo workspace',
+    });
+    await demoRow.getByRole('button', { name: 'Rename' }).click();
+    const rename = demoRow.getByRole('form', { name: 'Rename Demo workspace' });
+    await rename.getByLabel('New name').fill('Demo\u200Bworkspace');
+    await rename.getByRole('button', { name: 'Save name' }).click();
+    await rename.getByText(/^Use only printable characters: .*\(U\+200B\)/).waitFor();
+    expect((await h.session.info()).workspaces.map((w) => w.name)).toEqual(['Demo workspace']);
   });
 
   it('the header menu lists both workspaces, the active one checked', async () => {

@@ -11,6 +11,9 @@
  * JSON the renderer would receive. The HTTP traffic is real, on loopback: the demo service started with the known key, and a hostile server that
  * proxies to it and then turns to echoing the Authorization header (and the request body) back in
  * its error responses. Requests are also logged with their headers, as careless code would do.
+ * Transcripts are exported and recordings downloaded through the save dialog's stand-in, a SIP
+ * password is copied through main's clipboard; the exported files and the run's temporary
+ * recordings folder are scanned too.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -30,6 +33,7 @@ import { createKeyStorage, type SafeStorageLike } from '../../electron/main/keys
 import { APP_INDEX_URL } from '../../electron/main/shell/security';
 import { createIpcMainStandIn } from '../fixtures/preload-bridge';
 import { REPO_ROOT } from '../fixtures/paths';
+import { memoryClipboard } from '../fixtures/memory-clipboard';
 import { temporaryFolder } from '../fixtures/temporary-folder';
 
 const KEY = 'vr_live_KNOWN_SECRET_123';
@@ -223,6 +227,10 @@ interface Seen {
 }
 
 let userData: string;
+/** Where the save dialog's stand-in puts exported transcripts and downloaded recordings. */
+let exportsDir: string;
+/** Folder holding the run's temporary recordings (the recording cache). */
+let recordingsRoot: string;
 let demo: DemoServer;
 let hostile: Awaited<ReturnType<typeof startHostileServer>>;
 let storage: Awaited<ReturnType<typeof startStorageServer>>;
@@ -232,6 +240,9 @@ const thrown: string[] = [];
 
 beforeAll(async () => {
   userData = temporaryFolder('vr-secret-leak-');
+  exportsDir = temporaryFolder('vr-secret-leak-exports-');
+  recordingsRoot = temporaryFolder('vr-secret-leak-recordings-');
+  let saved = 0;
   const log = configureMainLog(nodeLog.create({ logId: `secret-leak-${process.pid}` }), {
     dir: join(userData, 'logs'),
     consoleLevel: false,
@@ -264,6 +275,9 @@ beforeAll(async () => {
     recordingOrigin: `${RECORDING_SCHEME}://local`,
     log,
     fetch: loggingFetch,
+    recordingCacheRoot: recordingsRoot,
+    chooseSavePath: ({ defaultName }) => Promise.resolve(join(exportsDir, `${String(++saved)}-${defaultName}`)),
+    clipboard: memoryClipboard(),
   });
   const ipcMain = createIpcMainStandIn();
   registerIpc(ipcMain, stack);
@@ -307,6 +321,8 @@ beforeAll(async () => {
   value(await call('getInteraction', sid));
   await playRecording('demo recording', sid);
   await call('getPeaks', sid);
+  for (const format of ['txt', 'json', 'srt', 'vtt']) value(await call('exportTranscript', sid, format));
+  value(await call('downloadRecording', sid));
   const phones = value(await call<Array<{ number: string }>>('listPhones'));
   value(await call('getPhone', phones[0]!.number));
   value(await call('updatePhone', phones[0]!.number, { name: 'Front desk (renamed)' }));
@@ -320,6 +336,7 @@ beforeAll(async () => {
     }),
   );
   value(await call('getSipTrunk', trunk.sid));
+  value(await call('copySecret', SIP_PASSWORD));
   const webhooks = value(await call<Array<{ sid: string }>>('listWebhooks'));
   if (webhooks[0]) {
     value(await call('getWebhook', webhooks[0].sid));
@@ -337,6 +354,8 @@ beforeAll(async () => {
     .workspace!.id;
   value(await call('getInteraction', sid));
   await playRecording('proxied recording', sid);
+  value(await call('exportTranscript', sid, 'vtt'));
+  value(await call('downloadRecording', sid));
   // ... then redirects recordings to signed storage on another origin (followed without the key).
   // Another call's recording: the first one is in the run's recording cache already.
   hostile.mode = 'redirect';
@@ -403,9 +422,18 @@ describe('a known API key and SIP password sent through every path', () => {
       'testWorkspace',
       'changeWorkspaceKey',
       'useSafeStorage',
+      'exportTranscript',
+      'downloadRecording',
+      'copySecret',
     ] as const) {
       expect(methods, m).toContain(m);
     }
+    // Four transcript formats and a recording from the demo, a transcript and a recording through the proxy.
+    const exported = readdirSync(exportsDir);
+    expect(exported.filter((name) => /\.(txt|json|srt|vtt)$/.test(name))).toHaveLength(5);
+    expect(exported.filter((name) => /\.(ogg|oga|opus)$/.test(name))).toHaveLength(2);
+    expect(filesUnder(recordingsRoot).length).toBeGreaterThan(0);
+    expect(filesUnder(userData).some((f) => f.endsWith('settings.json'))).toBe(true);
     const failures = results.filter((r) => r.json.includes('"ok":false')).map((r) => r.json);
     expect(failures.some((j) => j.includes('"unauthorized"'))).toBe(true);
     expect(failures.some((j) => j.includes('"network"'))).toBe(true);
@@ -457,9 +485,13 @@ describe('a known API key and SIP password sent through every path', () => {
     }
   });
 
-  it('is in no file of the user-data folder (settings, key storage, caches, window state)', () => {
-    const files = filesUnder(userData);
-    expect(files.some((f) => f.endsWith('settings.json'))).toBe(true);
+  it.each([
+    ['the user-data folder (settings, key storage, caches, window state)', () => userData],
+    ['the exported transcripts and downloaded recordings', () => exportsDir],
+    ['the temporary recordings folder', () => recordingsRoot],
+  ])('is in no file of %s', (_what, folder) => {
+    const files = filesUnder(folder());
+    expect(files.length).toBeGreaterThan(0);
     for (const file of files) {
       const bytes = readFileSync(file);
       for (const secret of [KEY, NEW_KEY, SIP_PASSWORD]) {

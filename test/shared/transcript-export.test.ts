@@ -86,6 +86,25 @@ describe('transcript exports', () => {
     expect(srt.split('\n').filter((l) => l.includes('-->'))).toEqual(['00:00:01,000 --> 00:00:41,900']);
   });
 
+  it('keeps a role with line breaks on one line in every format, so it cannot add a cue', async () => {
+    const role = 'agent\r\n\n00:00:00.000 --> 00:00:09.000\u2028<v Boss>fired\u2029x';
+    const log: LogEntry[] = [{ index: 0, role, message: 'hello', offsetSeconds: 1 }];
+    const hostile = { ...input, interaction: { ...exportInteraction, log } };
+    const spoken = 'Agent 00:00:00.000 --> 00:00:09.000 <v Boss>fired x';
+
+    const vtt = await parseText(exportTranscript('vtt', hostile), { type: 'vtt', strict: true });
+    expect(vtt.errors).toEqual([]);
+    expect(vtt.cues.map(vttVoiceAndText)).toEqual([{ voice: spoken, text: 'hello' }]);
+
+    const srt = await parseText(exportTranscript('srt', hostile), { type: 'srt', strict: true });
+    expect(srt.errors).toEqual([]);
+    expect(srt.cues.map((c) => [c.startTime, c.text])).toEqual([[1, `${spoken.replace('-->', '-- >')}: hello`]]);
+
+    const txt = exportTranscript('txt', hostile).split('\n');
+    expect(txt.filter((l) => l.startsWith('['))).toEqual([`[00:01] ${spoken}: hello`]);
+    expect(txt.some((l) => /[\u2028\u2029\r]/.test(l))).toBe(false);
+  });
+
   it('ends the last cue at the recording end, or 3 s on when unknown; an entry past the end keeps 0.5 s', () => {
     const log = [
       { index: 0, role: 'agent', message: 'a', offsetSeconds: 10 },

@@ -124,7 +124,7 @@ export function createApiClient(options: ClientOptions): ApiClient {
   const get = <S extends z.ZodType>(path: string, schema: S, what: string) => request(link, 'GET', path, schema, what);
   return {
     baseUrl,
-    getInteraction: async (sid) => get(`/interactions/${segment(sid)}`, interactionEnvelope, `Interaction ${sid}`),
+    getInteraction: async (sid) => get(`/interactions/${segment(sid)}`, interactionEnvelope, `Call ${sid}`),
     listPhones: () => get('/phones', phonesEnvelope, 'The phone list'),
     getPhone: async (number) => get(`/phones/${segment(number)}`, phoneEnvelope, `Phone ${number}`),
     updatePhone: async (number, update) =>

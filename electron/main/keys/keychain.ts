@@ -78,8 +78,8 @@ export interface KeytarStoreOptions {
 /** The keychain service name every Voice Review entry is stored under. */
 export const KEYCHAIN_SERVICE = 'Voice Review';
 
-/** Longest accepted account (workspace id), in characters. */
-const MAX_ACCOUNT_LENGTH = 200;
+/** Longest accepted account (`<workspace id>@<origin>`), in characters. */
+const MAX_ACCOUNT_LENGTH = 400;
 
 const UNREACHABLE_MESSAGE =
   'Voice Review could not reach the system keychain (Secret Service). ' +
@@ -184,17 +184,17 @@ function toKeychainError(error: unknown, action: KeychainAction, secret?: string
 }
 
 /**
- * Checks an account (workspace id) before any storage is touched.
+ * Checks an account (`<workspace id>@<origin>`) before any storage is touched.
  * @throws ApiError kind 'bad_input' when it is empty or longer than 200 characters.
  */
 export function checkAccount(account: string): void {
   if (typeof account !== 'string' || account.length === 0) {
-    throw new ApiError({ kind: 'bad_input', message: 'The keychain account (workspace id) is empty.' });
+    throw new ApiError({ kind: 'bad_input', message: 'The keychain account is empty.' });
   }
   if (account.length > MAX_ACCOUNT_LENGTH) {
     throw new ApiError({
       kind: 'bad_input',
-      message: `The keychain account (workspace id) is longer than ${MAX_ACCOUNT_LENGTH} characters.`,
+      message: `The keychain account is longer than ${MAX_ACCOUNT_LENGTH} characters.`,
     });
   }
 }

@@ -1,6 +1,10 @@
 /**
- * Workspace API keys in the key storage (account = workspace id), as the session uses them. A key
- * never appears in an error message from here.
+ * Workspace API keys in the key storage, as the session uses them. A key never appears in an
+ * error message from here.
+ *
+ * A key is bound to the origin it was saved for: its account is `<workspace id>@<origin of the
+ * base URL>` ({@link keyAccount}). A settings file edited to point a workspace elsewhere finds no
+ * key at the new origin, so the key is never sent there; the workspace asks for its key again.
  *
  * A key that cannot be read (missing, or the key storage failed) is an ApiError of kind
  * `keychain`, not `unauthorized`: the server never saw it, and the renderer's 401 view says "the
@@ -10,6 +14,7 @@ import type { SecretStorageStatus } from '$shared/contract';
 import { ApiError } from '$shared/errors';
 import type { SecretStore } from './keychain';
 import type { KeyStorage } from './secret-storage';
+import type { WeakKeyStorageConfirm } from './weak-storage-dialog';
 import type { StoredWorkspace } from '../workspaces/settings';
 import { badInput, savedBaseUrlError } from '../workspaces/workspace-registry';
 
@@ -22,20 +27,22 @@ export interface WorkspaceKeys {
    *   storage fails.
    */
   read(workspace: StoredWorkspace): Promise<string>;
-  /** Stores a key. @throws the key storage's error. */
-  store(id: string, apiKey: string): Promise<void>;
+  /** Stores a key for the workspace's id and base URL's origin. @throws the key storage's error. */
+  store(workspace: KeyOwner, apiKey: string): Promise<void>;
   /**
-   * Deletes a workspace's key.
+   * Deletes a workspace's key (the one of its current origin).
    * @throws ApiError `keychain` when the key storage fails.
    */
   remove(workspace: StoredWorkspace): Promise<void>;
   /** Deletes a key that was just stored, ignoring failures (undoing a half-done change). */
-  forget(id: string): Promise<void>;
+  forget(workspace: KeyOwner): Promise<void>;
   /** The key storage's status; never rejects (a failure becomes a keychain problem). */
   status(): Promise<SecretStorageStatus>;
   /**
-   * Switches key storage to safeStorage (see KeyStorage.useSafeStorage).
-   * @throws ApiError `bad_input` when the storage is a plain SecretStore, which cannot switch.
+   * Switches key storage to safeStorage (see KeyStorage.useSafeStorage). When safeStorage is weak
+   * and the page confirmed (`confirmWeak`), main asks again in its own dialog first.
+   * @throws ApiError `bad_input` when the storage is a plain SecretStore, which cannot switch, or
+   *   when the dialog was refused (nothing is saved then).
    */
   useSafeStorage(confirmWeak: boolean): Promise<void>;
 }
@@ -58,11 +65,40 @@ function isKeyStorage(store: SecretStore | KeyStorage): store is KeyStorage {
   return typeof s.status === 'function' && typeof s.useSafeStorage === 'function';
 }
 
-/** The error for a workspace whose key is not in storage (libsecret also says so for a locked item). */
-function missingKeyError(name: string): ApiError {
+/** Whose key: a workspace's id and the base URL the key is sent to. */
+export interface KeyOwner {
+  id: string;
+  baseUrl: string;
+}
+
+/**
+ * The key storage account of a workspace's key: `<id>@<origin>`, e.g.
+ * `3f2b…@https://api.example.com` (the origin is scheme, host and port of the base URL, so the
+ * path may change and the key still applies). A base URL that does not parse keeps its text.
+ */
+export function keyAccount(owner: KeyOwner): string {
+  let origin: string;
+  try {
+    origin = new URL(owner.baseUrl).origin;
+  } catch {
+    origin = owner.baseUrl;
+  }
+  return `${owner.id}@${origin}`;
+}
+
+/** The origin a key is bound to, for messages. */
+function originOf(baseUrl: string): string {
+  return keyAccount({ id: '', baseUrl }).slice(1);
+}
+
+/**
+ * The error for a workspace whose key is not in storage for its origin (libsecret also says so
+ * for a locked item).
+ */
+function missingKeyError(workspace: StoredWorkspace): ApiError {
   return new ApiError({
     kind: 'keychain',
-    message: `The API key for ${name} is not in the keychain (it may have been removed, or the keyring is locked). Enter the key again.`,
+    message: `The API key for ${workspace.name} is not in the keychain for ${originOf(workspace.baseUrl)} (a key is only sent to the address it was saved for; it may also have been removed, or the keyring is locked). Enter the key again.`,
   });
 }
 
@@ -85,8 +121,24 @@ export function checkKey(apiKey: string): string {
   return trimmed;
 }
 
+const WEAK_NOT_CONFIRMED_MESSAGE =
+  'Key storage was not changed: storing keys in a file on this computer without encryption was not confirmed. ' +
+  'Keys stay in the system keychain; unlock or install a keyring (gnome-keyring or KWallet) to save them.';
+
+/** Options of {@link createWorkspaceKeys}. */
+export interface WorkspaceKeysOptions {
+  /**
+   * Main's own dialog before keys go to safeStorage's weak backend. Without it the weak backend
+   * is refused (nothing can confirm it).
+   */
+  confirmWeakKeyStorage?: WeakKeyStorageConfirm | undefined;
+}
+
 /** Wraps `secrets` (a KeyStorage, or a plain SecretStore in tests and the harness). */
-export function createWorkspaceKeys(secrets: SecretStore | KeyStorage): WorkspaceKeys {
+export function createWorkspaceKeys(
+  secrets: SecretStore | KeyStorage,
+  options: WorkspaceKeysOptions = {},
+): WorkspaceKeys {
   /** The last status the key storage reported: its saved backend choice, for when a check fails. */
   let lastStatus: SecretStorageStatus | null = null;
   return {
@@ -94,23 +146,23 @@ export function createWorkspaceKeys(secrets: SecretStore | KeyStorage): Workspac
       if (workspace.baseUrlProblem !== undefined) throw savedBaseUrlError(workspace);
       let key: string | null;
       try {
-        key = await secrets.get(workspace.id);
+        key = await secrets.get(keyAccount(workspace));
       } catch (err) {
         throw asKeychainError(err, workspace.name);
       }
-      if (key === null) throw missingKeyError(workspace.name);
+      if (key === null) throw missingKeyError(workspace);
       return key;
     },
-    store: (id, apiKey) => secrets.set(id, apiKey),
+    store: (owner, apiKey) => secrets.set(keyAccount(owner), apiKey),
     async remove(workspace) {
       try {
-        await secrets.delete(workspace.id);
+        await secrets.delete(keyAccount(workspace));
       } catch (err) {
         throw asKeychainError(err, workspace.name);
       }
     },
-    async forget(id) {
-      await secrets.delete(id).catch(() => false);
+    async forget(owner) {
+      await secrets.delete(keyAccount(owner)).catch(() => false);
     },
     async status() {
       if (!isKeyStorage(secrets)) return plainStoreStatus(secrets);
@@ -130,6 +182,11 @@ export function createWorkspaceKeys(secrets: SecretStore | KeyStorage): Workspac
     },
     async useSafeStorage(confirmWeak) {
       if (!isKeyStorage(secrets)) throw badInput('Key storage cannot be changed in this build of Voice Review.');
+      // Without the page's confirmation the key storage itself refuses the weak backend, in words.
+      if (confirmWeak && (await secrets.status()).safeStorage?.weak === true) {
+        const agreed = (await options.confirmWeakKeyStorage?.()) ?? false;
+        if (!agreed) throw badInput(WEAK_NOT_CONFIRMED_MESSAGE);
+      }
       await secrets.useSafeStorage(confirmWeak);
     },
   };

@@ -7,14 +7,14 @@
  * upstream request.
  *
  * Call audio is personal data, so nothing here outlives the run: the files live in a private folder
- * (mode 0700, files 0600, named by a counter, never by a key, SID or URL) under the system's
- * temporary folder; a few recent recordings are kept under a size cap and deleted when evicted, when
+ * (mode 0700, files 0600, named by a counter, never by a key, SID or URL) made with `mkdtemp`
+ * under the app's temporary folder: its name cannot be guessed, so another local user cannot make
+ * it first (a fixed name in a shared `/tmp` could be taken over and block playback); a few recent recordings are kept under a size cap and deleted when evicted, when
  * the workspace is switched or removed ({@link RecordingCache.clear}) and at quit
  * ({@link RecordingCache.close}, with a synchronous removal at process exit as the last resort). A
  * folder left by a crashed run (its process id no longer running) is removed when the cache starts.
  */
-import { randomUUID } from 'node:crypto';
-import { chmodSync, lstatSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CachedDownload } from './cached-download';
@@ -27,7 +27,11 @@ export function recordingKey(location: PlayableLocation): string {
 
 /** Options of {@link createRecordingCache}. */
 export interface RecordingCacheOptions {
-  /** Folder holding each run's private folder. Default `<tmp>/voice-review-recordings-<uid>`. */
+  /**
+   * Folder under which the run's private folder is made (made 0700 when missing, never changed
+   * when it exists). Default: the system's temporary folder (`os.tmpdir()`, which Electron's
+   * `app.getPath('temp')` also returns).
+   */
   root?: string;
   /** Most recordings kept (default 4); the most recently opened one is always kept. */
   maxViews?: number;
@@ -56,7 +60,7 @@ const DEFAULT_MAX_BYTES = 512 * 1024 * 1024;
 
 /** Creates the cache. No folder is made until the first recording is opened. */
 export function createRecordingCache(options: RecordingCacheOptions = {}): RecordingCache {
-  const root = options.root ?? join(tmpdir(), `voice-review-recordings-${String(process.getuid?.() ?? 'user')}`);
+  const root = options.root ?? tmpdir();
   const maxViews = options.maxViews ?? DEFAULT_MAX_VIEWS;
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   /** Downloads by key, least recently opened first. */
@@ -141,25 +145,33 @@ function removeAtExit(folder: string): void {
   FOLDERS_AT_EXIT.add(folder);
 }
 
+/** Start of a run folder's name; the process id follows, then `mkdtemp`'s random part. */
+const RUN_PREFIX = 'voice-review-recordings-';
+const RUN_NAME = new RegExp(`^${RUN_PREFIX}(\\d+)-[A-Za-z0-9]{6}$`);
+
 /**
- * Makes this run's folder `<root>/run-<pid>-<random>` (mode 0700) after removing the folders of
- * runs whose process is gone. The root is made 0700 too and must be a real folder of this user.
- * @throws Error when the root is a symbolic link or belongs to someone else
+ * Makes this run's folder `<root>/voice-review-recordings-<pid>-XXXXXX` with `mkdtemp` (mode
+ * 0700, a random name nobody can create first), after removing this user's folders of runs whose
+ * process is gone. A missing root is made 0700; an existing one (the shared `/tmp`) is left as it
+ * is, and anything under it that is not this user's own real folder is left alone.
+ * @throws Error when the run folder did not come out private (mode 0700, this user's)
  */
 function makeRunFolder(root: string): string {
-  mkdirSync(root, { recursive: true, mode: 0o700 });
-  const info = lstatSync(root);
-  if (!info.isDirectory() || (process.getuid && info.uid !== process.getuid())) {
-    throw new Error(`The recordings folder ${root} is not a private folder of this user.`);
-  }
-  chmodSync(root, 0o700);
+  if (!existsSync(root)) mkdirSync(root, { recursive: true, mode: 0o700 });
+  const uid = process.getuid?.();
   for (const name of readdirSync(root)) {
-    const pid = /^run-(\d+)-/.exec(name)?.[1];
-    if (pid !== undefined && !isRunning(Number(pid))) rmSync(join(root, name), { recursive: true, force: true });
+    const pid = RUN_NAME.exec(name)?.[1];
+    if (pid === undefined || isRunning(Number(pid))) continue;
+    const info = lstatSync(join(root, name), { throwIfNoEntry: false });
+    if (info?.isDirectory() && (uid === undefined || info.uid === uid))
+      rmSync(join(root, name), { recursive: true, force: true });
   }
-  const folder = join(root, `run-${String(process.pid)}-${randomUUID()}`);
-  mkdirSync(folder, { mode: 0o700 });
+  const folder = mkdtempSync(join(root, `${RUN_PREFIX}${String(process.pid)}-`));
   chmodSync(folder, 0o700);
+  const info = lstatSync(folder);
+  if (!info.isDirectory() || (uid !== undefined && info.uid !== uid)) {
+    throw new Error(`The recordings folder ${folder} is not a private folder of this user.`);
+  }
   return folder;
 }
 

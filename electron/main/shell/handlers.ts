@@ -10,7 +10,14 @@ import type { Interaction } from '$shared/domain';
 import { ApiError } from '$shared/errors';
 import { isSid } from '$shared/sid';
 import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '$shared/transcript-export';
-import { agentSidProblem, E164_HINT, isE164, REQUEST_TIMEOUT_SECONDS, terminationUriProblem } from '$shared/validation';
+import {
+  agentSidProblem,
+  E164_HINT,
+  isE164,
+  REQUEST_TIMEOUT_SECONDS,
+  terminationUriProblem,
+  workspaceNameProblem,
+} from '$shared/validation';
 import { recordingUrlProblem } from '../recordings/recording-location';
 import type { ApiClient } from '../api/client';
 import type { ExportsService } from '../exports/service';
@@ -18,6 +25,7 @@ import type { PeaksService } from '../peaks/service';
 import type { RecentCallsStore } from '../workspaces/recent-calls';
 import type { ActiveWorkspaceReads } from '../workspaces/active-workspace';
 import type { Session } from '../workspaces/session';
+import type { SecretClipboard } from './secret-clipboard';
 
 /** A handler: positional arguments as received over IPC (untrusted) -> result as data. */
 export type Handler = (args: unknown[]) => Promise<IpcResult<unknown>>;
@@ -40,6 +48,8 @@ export interface HandlerOptions {
   recentCalls: RecentCallsStore;
   /** Called with unexpected (non-ApiError) failures, for the log. Must not include secrets. */
   onUnexpected?: (method: ApiMethod, err: unknown) => void;
+  /** The clipboard secrets are copied to (and cleared from); without it `copySecret` is refused. */
+  secretClipboard?: SecretClipboard | undefined;
 }
 
 const e164 = z.string().refine(isE164, E164_HINT);
@@ -50,21 +60,24 @@ const agentSid = z.string().superRefine((s, ctx) => {
   const problem = agentSidProblem(s);
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
 });
+/** A workspace name as the forms check it; `allowEmpty` for Connect (the host name is used then). */
+const workspaceName = (allowEmpty: boolean) =>
+  z.string().superRefine((name, ctx) => {
+    const problem = workspaceNameProblem(name, { allowEmpty });
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
 const nonEmpty = (what: string) => z.string().trim().min(1, `Enter ${what}.`).max(500, `${what} is too long.`);
 
 /** Argument schemas, one tuple per method. */
 const argSchemas = {
   getSession: z.tuple([]),
   connect: z.tuple([
-    z.object({ name: z.string().max(200), baseUrl: z.string().max(2000), apiKey: z.string().max(4096) }),
+    z.object({ name: workspaceName(true), baseUrl: z.string().max(2000), apiKey: z.string().max(4096) }),
   ]),
   openDemo: z.tuple([]),
   disconnect: z.tuple([]),
   switchWorkspace: z.tuple([z.string().min(1).max(200)]),
-  renameWorkspace: z.tuple([
-    z.string().min(1).max(200),
-    z.string().trim().min(1, 'Enter a name.').max(200, 'The name is too long (200 characters at most).'),
-  ]),
+  renameWorkspace: z.tuple([z.string().min(1).max(200), workspaceName(false)]),
   changeWorkspaceKey: z.tuple([z.string().min(1).max(200), z.string().max(4096)]),
   testWorkspace: z.tuple([z.string().min(1).max(200)]),
   removeWorkspace: z.tuple([z.string().min(1).max(200)]),
@@ -133,6 +146,7 @@ const argSchemas = {
   cancelDownload: z.tuple([interactionSid]),
   listRecentCalls: z.tuple([]),
   clearRecentCalls: z.tuple([]),
+  copySecret: z.tuple([z.string().min(1, 'There is nothing to copy.').max(500)]),
 } satisfies Record<ApiMethod, z.ZodType>;
 
 /** What each method does once its arguments passed their schema. */
@@ -202,6 +216,14 @@ function implementations(options: HandlerOptions): Implementations {
     getPeaks: (sid) => peaks.get(sid),
     getPeaksProgress: (sid) => Promise.resolve(peaks.progress(sid)),
     getRecordingProblem: (sid) => Promise.resolve(active.recordingProblem(sid)),
+    copySecret: async (text) => {
+      if (!options.secretClipboard) {
+        throw new ApiError({ kind: 'bad_input', message: 'This build of Voice Review cannot copy to the clipboard.' });
+      }
+      return options.secretClipboard.copy(text).catch(() => {
+        throw new ApiError({ kind: 'server', message: 'The system clipboard refused the copy. Try again.' });
+      });
+    },
   };
 }
 
@@ -298,7 +320,7 @@ async function getInteraction(
   recordingSrc: (sid: string) => string,
   sid: string,
 ): Promise<Interaction> {
-  const parsed = await lookUp(active, `Interaction ${sid}`, 'the SID', () => active.lookUpInteraction(sid));
+  const parsed = await lookUp(active, `Call ${sid}`, 'the SID', () => active.lookUpInteraction(sid));
   const { recordingUrl, ...rest } = parsed;
   const problem = recordingUrlProblem(recordingUrl);
   return {

@@ -15,6 +15,11 @@
  * - the values of `sip_password` / `sipPassword` / `password`, `api_key` / `apiKey` fields, in
  *   objects (any depth) and in text (JSON, `key=value`, `key: value`).
  *
+ * Then control characters are escaped ({@link escapeControlCharacters}): text a server sent (a
+ * recording's headers, an error body) cannot end a log line early, forge the next one or send
+ * terminal escape sequences to whoever reads the log (`\x1b` is written as `\u001b`, a line
+ * break as `\n`). Only an Error's stack keeps its own line breaks between frames.
+ *
  * The configuration takes the logger as an argument (electron-log/main in Electron, a logger
  * from electron-log/node in tests), so this file imports nothing from Electron.
  */
@@ -53,7 +58,7 @@ export function registeredSecrets(): readonly string[] {
 
 /**
  * Registers the secrets an IPC call carries before it is handled: the key of `connect` and
- * `changeWorkspaceKey`, the SIP password of `createSipTrunk`. Arguments are untrusted: anything
+ * `changeWorkspaceKey`, the SIP password of `createSipTrunk` and the text of `copySecret`. Arguments are untrusted: anything
  * of the wrong shape is ignored (the handler's own validation refuses it).
  */
 export function registerIpcSecrets(method: ApiMethod, args: readonly unknown[]): void {
@@ -63,6 +68,7 @@ export function registerIpcSecrets(method: ApiMethod, args: readonly unknown[]):
   if (method === 'connect') registerSecret(asString(field(args[0], 'apiKey')));
   if (method === 'changeWorkspaceKey') registerSecret(asString(args[1]));
   if (method === 'createSipTrunk') registerSecret(asString(field(args[0], 'sipPassword')));
+  if (method === 'copySecret') registerSecret(asString(args[0]));
 }
 
 /**
@@ -121,6 +127,52 @@ interface SecretPatterns {
   grams: ReadonlySet<string>;
 }
 
+/**
+ * C0 and C1 controls, DEL, line and paragraph separators and the bidirectional formatting
+ * characters (which can make a line read differently from what it holds). Tab is kept.
+ */
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g;
+
+/**
+ * `text` with every control character written as an escape: `\n` and `\r` as those two
+ * characters each, anything else as `\uXXXX` (e.g. ESC as `\u001b`). Tab stays.
+ */
+export function escapeControlCharacters(text: string): string {
+  return text.replace(CONTROL_CHARACTERS, (c) => {
+    if (c === '\n') return '\\n';
+    if (c === '\r') return '\\r';
+    return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  });
+}
+
+/** A stack's frames start on a line of their own: `\n    at ...`. */
+const STACK_FRAME_BREAK = /\n(?=\s+at\s)/;
+
+/**
+ * An Error's stack escaped for the log: its head (`Name: message`, which may hold server text)
+ * escaped whole, the frames after it each on their own line.
+ */
+function escapeStack(stack: string, head: string): string {
+  const rest = stack.startsWith(head) ? stack.slice(head.length) : null;
+  if (rest !== null && (rest === '' || rest.startsWith('\n'))) {
+    const frames = rest === '' ? [] : rest.slice(1).split('\n').map(escapeControlCharacters);
+    return [escapeControlCharacters(head), ...frames].join('\n');
+  }
+  return stack.split(STACK_FRAME_BREAK).map(escapeControlCharacters).join('\n');
+}
+
+/** How {@link redactDeep} treats text: the secret patterns, and whether controls are escaped. */
+interface RedactContext extends SecretPatterns {
+  escapeControls: boolean;
+}
+
+/** Redacted text, its controls escaped when the context says so. */
+function cleanText(text: string, context: RedactContext): string {
+  const redacted = redactText(text, context);
+  return context.escapeControls ? escapeControlCharacters(redacted) : redacted;
+}
+
 function redactText(text: string, patterns: SecretPatterns): string {
   // Patterns first (they see the text as it was), then every form of every known secret.
   let out = text.replace(AUTHORIZATION_VALUE, `$1${REDACTED}`);
@@ -135,17 +187,21 @@ function redactText(text: string, patterns: SecretPatterns): string {
 
 const MAX_DEPTH = 8;
 
-function redactDeep(value: unknown, patterns: SecretPatterns, depth: number, seen: WeakMap<object, unknown>): unknown {
-  if (typeof value === 'string') return redactText(value, patterns);
+function redactDeep(value: unknown, patterns: RedactContext, depth: number, seen: WeakMap<object, unknown>): unknown {
+  if (typeof value === 'string') return cleanText(value, patterns);
   if (typeof value !== 'object' || value === null) return value;
   if (seen.has(value)) return seen.get(value);
   if (depth >= MAX_DEPTH) return '[nested too deep]';
 
   if (value instanceof Error) {
-    const copy = new Error(redactText(value.message, patterns));
+    const message = redactText(value.message, patterns);
+    const copy = new Error(patterns.escapeControls ? escapeControlCharacters(message) : message);
     seen.set(value, copy);
     copy.name = value.name;
-    copy.stack = typeof value.stack === 'string' ? redactText(value.stack, patterns) : copy.stack;
+    if (typeof value.stack === 'string') {
+      const stack = redactText(value.stack, patterns);
+      copy.stack = patterns.escapeControls ? escapeStack(stack, `${value.name}: ${message}`) : stack;
+    }
     for (const [key, field] of Object.entries(value)) {
       (copy as unknown as Record<string, unknown>)[key] = isSecretField(key)
         ? REDACTED
@@ -183,12 +239,12 @@ function redactDeep(value: unknown, patterns: SecretPatterns, depth: number, see
   if (proto !== Object.prototype && proto !== null) {
     // Headers, Request, URL, class instances: their state is not in own fields, so log what
     // util.inspect shows, redacted as text.
-    return redactText(inspect(value, { depth: 4, breakLength: Infinity }), patterns);
+    return cleanText(inspect(value, { depth: 4, breakLength: Infinity }), patterns);
   }
   const copy: Record<string, unknown> = {};
   seen.set(value, copy);
   for (const [key, field] of Object.entries(value)) {
-    copy[redactText(key, patterns)] = isSecretField(key) ? REDACTED : redactDeep(field, patterns, depth + 1, seen);
+    copy[cleanText(key, patterns)] = isSecretField(key) ? REDACTED : redactDeep(field, patterns, depth + 1, seen);
   }
   return copy;
 }
@@ -202,7 +258,16 @@ function redactDeep(value: unknown, patterns: SecretPatterns, depth: number, see
  * @param secrets the known secrets (normally {@link registeredSecrets})
  */
 export function redact(value: unknown, secrets: Iterable<string>): unknown {
-  return redactDeep(value, patternsOf([...secrets]), 0, new WeakMap());
+  return redactDeep(value, { ...patternsOf([...secrets]), escapeControls: false }, 0, new WeakMap());
+}
+
+/**
+ * {@link redact}, then every control character in the copy's text escaped
+ * ({@link escapeControlCharacters}; an Error's stack keeps the line breaks between its frames):
+ * what the log writes.
+ */
+export function redactForLog(value: unknown, secrets: Iterable<string>): unknown {
+  return redactDeep(value, { ...patternsOf([...secrets]), escapeControls: true }, 0, new WeakMap());
 }
 
 /** The patterns last built, and the secrets they were built from (the registry rarely changes). */
@@ -219,10 +284,10 @@ function patternsOf(secrets: readonly string[]): SecretPatterns {
 
 /**
  * An electron-log hook that redacts every argument of every message with the secrets
- * `getSecrets()` returns at that moment. Returns a new message; the original is not changed.
+ * `getSecrets()` returns at that moment, and escapes control characters ({@link redactForLog}). Returns a new message; the original is not changed.
  */
 function createRedactionHook(getSecrets: () => Iterable<string> = registeredSecrets): Logger.Hook {
-  return (message) => ({ ...message, data: message.data.map((item) => redact(item, getSecrets())) });
+  return (message) => ({ ...message, data: message.data.map((item) => redactForLog(item, getSecrets())) });
 }
 
 /**

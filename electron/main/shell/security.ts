@@ -102,10 +102,17 @@ export function isPermissionAllowed(permission: string, requestingUrl: string, d
   return permission === 'clipboard-sanitized-write' && isAppUrl(requestingUrl, devServerUrl);
 }
 
-/** Links the app may hand to the system browser: http(s) only, never file:, javascript:, etc. */
-export function isExternalLinkAllowed(url: string): boolean {
-  const parsed = parseUrl(url);
-  return parsed !== null && (parsed.protocol === 'https:' || parsed.protocol === 'http:');
+/**
+ * The answer to every `window.open` and `target=_blank` link of a page (Electron's window open
+ * handler): always deny, and hand nothing to the system browser. The app has no external links
+ * of its own, so a page asking to open one is following text a server sent (a log message, a
+ * variable) or script that should not be there. Logs the refusal with the URL's origin only.
+ * @param url the URL the page asked to open
+ * @param log the (redacting) main log
+ */
+export function refuseWindowOpen(url: string, log: { warn(...data: unknown[]): void }): { action: 'deny' } {
+  log.warn(`Refused to open a new window for ${describeSender(url)}.`);
+  return { action: 'deny' };
 }
 
 function parseUrl(url: string): URL | null {

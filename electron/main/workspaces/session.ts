@@ -7,7 +7,7 @@
  * (connection-test.ts).
  *
  * Where things live: each workspace's id, name and base URL in settings.json (settings.ts); its API
- * key in the key storage (`deps.secrets`, account = workspace id); the demo workspace's key nowhere
+ * key in the key storage (`deps.secrets`, account `<workspace id>@<origin of its base URL>`); the demo workspace's key nowhere
  * (the embedded demo service makes a new one at each start). A key never appears in a
  * {@link SessionInfo}, an error message or settings.json.
  *
@@ -41,6 +41,7 @@ import type { Resolver } from '../api/destination';
 import { testConnection } from './connection-test';
 import type { SecretStore } from '../keys/keychain';
 import type { KeyStorage } from '../keys/secret-storage';
+import type { WeakKeyStorageConfirm } from '../keys/weak-storage-dialog';
 import { checkKey, createWorkspaceKeys, type WorkspaceKeys } from '../keys/workspace-keys';
 import {
   badInput,
@@ -60,7 +61,7 @@ export interface SessionDeps {
   /** settings.json (settings.ts): workspaces, the active one, preferences. */
   settings: SettingsFile;
   /**
-   * Where keys are kept (account = workspace id). A {@link KeyStorage} also reports its status and
+   * Where keys are kept (account `<workspace id>@<origin>`, workspace-keys.ts). A {@link KeyStorage} also reports its status and
    * can switch to safeStorage; a plain SecretStore (tests, harness) reports itself as a working
    * keychain and refuses `useSafeStorage`.
    */
@@ -73,6 +74,8 @@ export interface SessionDeps {
   onRecordingsForgotten?: (() => void) | undefined;
   /** Where the renderer plays recordings from (SessionInfo.recordingSrcPrefix); default: not said. */
   recordingSrcPrefix?: string | undefined;
+  /** Main's dialog before keys go to safeStorage's weak backend; without it that backend is refused. */
+  confirmWeakKeyStorage?: WeakKeyStorageConfirm | undefined;
 }
 
 /**
@@ -120,7 +123,7 @@ interface Parts {
 /** Creates the session. Nothing is read until the first call. */
 export function createSession(deps: SessionDeps): Session {
   const registry = createWorkspaceRegistry(deps.settings);
-  const keys = createWorkspaceKeys(deps.secrets);
+  const keys = createWorkspaceKeys(deps.secrets, { confirmWeakKeyStorage: deps.confirmWeakKeyStorage });
   const active = createActiveWorkspace({
     registry,
     keys,
@@ -210,12 +213,12 @@ async function connect({ registry, keys, active, fetch }: Parts, input: ConnectI
   const existing = s.workspaces.find((w) => w.baseUrl === base.url && w.id !== DEMO_WORKSPACE_ID);
   const name = givenName || existing?.name || new URL(base.url).host;
   const id = existing?.id ?? randomUUID();
-  await keys.store(id, apiKey);
+  await keys.store({ id, baseUrl: base.url }, apiKey);
   try {
     await registry.saveActive({ id, name, baseUrl: base.url });
   } catch (err) {
     // A new workspace that could not be saved must not leave its key behind.
-    if (!existing) await keys.forget(id);
+    if (!existing) await keys.forget({ id, baseUrl: base.url });
     throw err;
   }
   active.activate({ id, name, baseUrl: base.url, isDemo: false }, apiKey);
@@ -258,7 +261,7 @@ async function changeWorkspaceKey({ registry, keys, active, fetch }: Parts, id: 
   // Tried before it is stored: a key the server refuses never replaces one that works.
   const client = createApiClient({ baseUrl: stored.baseUrl, apiKey: newKey, timeoutMs: registry.timeoutMs(), fetch });
   await client.listPhones();
-  await keys.store(id, newKey);
+  await keys.store(stored, newKey);
   active.keyChanged(stored, newKey);
 }
 
@@ -316,7 +319,8 @@ async function switchWorkspace({ registry, active }: Parts, id: string): Promise
 /**
  * Switches key storage to Electron safeStorage (see KeyStorage.useSafeStorage).
  * @throws ApiError `bad_input` when the key storage cannot switch (plain SecretStore), when
- *   safeStorage cannot encrypt here, or when it is weak and `confirmWeak` is false.
+ *   safeStorage cannot encrypt here, or when it is weak and `confirmWeak` is false or main's
+ *   dialog was refused.
  */
 async function useSafeStorage({ keys }: Parts, confirmWeak: boolean): Promise<void> {
   await keys.useSafeStorage(confirmWeak);

@@ -16,7 +16,7 @@ import { writePrivateFile } from '../shell/private-file';
 
 /** One workspace the user added. Its API key is in the keychain under account `id`. */
 export interface StoredWorkspace {
-  /** Stable id, also the keychain account name. */
+  /** Stable id; with the origin of `baseUrl` it names the keychain account (workspace-keys.ts). */
   id: string;
   /** Name shown in the workspace switcher. */
   name: string;

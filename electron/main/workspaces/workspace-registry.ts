@@ -6,7 +6,7 @@
 import { normalizeBaseUrl } from '$shared/base-url';
 import type { Preferences } from '$shared/contract';
 import { ApiError } from '$shared/errors';
-import { REQUEST_TIMEOUT_SECONDS } from '$shared/validation';
+import { REQUEST_TIMEOUT_SECONDS, workspaceNameProblem } from '$shared/validation';
 import type { Settings, StoredWorkspace } from './settings';
 
 /** Id of the embedded demo workspace in the settings file. */
@@ -14,9 +14,6 @@ export const DEMO_WORKSPACE_ID = 'demo';
 
 /** Name the demo workspace gets when first opened (the user may rename it). */
 export const DEMO_DEFAULT_NAME = 'Demo workspace';
-
-/** Longest workspace name, in characters after trimming. */
-const MAX_NAME_LENGTH = 200;
 
 /** settings.json as the registry needs it (see settings.ts `createSettingsStore`). */
 export interface SettingsFile {
@@ -61,13 +58,13 @@ export function badInput(message: string): ApiError {
 
 /**
  * A workspace name, trimmed.
- * @throws ApiError `bad_input` when it is empty (unless `allowEmpty`) or longer than 200 characters.
+ * @throws ApiError `bad_input` when it is empty (unless `allowEmpty`), longer than 200 characters
+ *   or holds a character that is not printable ({@link workspaceNameProblem}).
  */
 export function checkName(name: string, allowEmpty = false): string {
-  const trimmed = name.trim();
-  if (trimmed === '' && !allowEmpty) throw badInput('Enter a name.');
-  if (trimmed.length > MAX_NAME_LENGTH) throw badInput(`The name is too long (${MAX_NAME_LENGTH} characters at most).`);
-  return trimmed;
+  const problem = workspaceNameProblem(name, { allowEmpty });
+  if (problem !== null) throw badInput(problem);
+  return name.trim();
 }
 
 function checkTimeout(seconds: number): void {

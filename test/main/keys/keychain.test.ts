@@ -292,7 +292,7 @@ for (const [name, makeStore] of [
     it('refuses an empty or over-long account and an empty secret as bad_input', async () => {
       const store = makeStore();
       await expect(store.get('')).rejects.toMatchObject({ kind: 'bad_input' });
-      await expect(store.delete('x'.repeat(201))).rejects.toMatchObject({ kind: 'bad_input' });
+      await expect(store.delete('x'.repeat(401))).rejects.toMatchObject({ kind: 'bad_input' });
       await expect(store.set('workspace-1', '')).rejects.toMatchObject({ kind: 'bad_input' });
       await expect(store.set('workspace-1', '   ')).rejects.toMatchObject({ kind: 'bad_input' });
     });

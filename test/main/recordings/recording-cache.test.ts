@@ -210,7 +210,7 @@ describe('files of the cache', () => {
 
   it("removes a crashed run's folder when the next run starts", async () => {
     const root = newRoot();
-    const stale = path.join(root, 'run-999999999-leftover');
+    const stale = path.join(root, 'voice-review-recordings-999999999-AbC123');
     fs.mkdirSync(stale, { recursive: true });
     fs.writeFileSync(path.join(stale, '1.rec'), 'call audio');
     files.set('/next.wav', { bytes: WAV });
@@ -218,6 +218,37 @@ describe('files of the cache', () => {
     await (await rig('/next.wav', cache).play()).arrayBuffer();
     expect(fs.existsSync(stale)).toBe(false);
     await cache.close();
+  });
+});
+
+describe('the default folder', () => {
+  it('is a private mkdtemp folder that a folder of a guessable name, made first, does not block', async () => {
+    const tmp = temporaryFolder('vr-shared-tmp-');
+    const elsewhere = temporaryFolder('vr-other-user-');
+    const uid = String(process.getuid?.() ?? 'user');
+    // What another local user could have made first under a fixed name: a link to their folder.
+    fs.symlinkSync(elsewhere, path.join(tmp, `voice-review-recordings-${uid}`));
+    fs.mkdirSync(path.join(tmp, `voice-review-recordings-${String(process.pid)}-`), { mode: 0o777 });
+    const previous = process.env.TMPDIR;
+    process.env.TMPDIR = tmp;
+    try {
+      files.set('/default-root.wav', { bytes: WAV });
+      const cache = createRecordingCache();
+      const played = Buffer.from(await (await rig('/default-root.wav', cache).play()).arrayBuffer());
+      expect(played.equals(WAV)).toBe(true);
+      const folder = cache.folder() ?? '';
+      expect(path.dirname(folder)).toBe(tmp);
+      expect(path.basename(folder)).toMatch(/^voice-review-recordings-\d+-[A-Za-z0-9]{6}$/);
+      const info = fs.lstatSync(folder);
+      expect(info.isDirectory()).toBe(true);
+      expect(info.mode & 0o777).toBe(0o700);
+      expect(fs.readdirSync(elsewhere)).toEqual([]);
+      await cache.close();
+      expect(fs.existsSync(folder)).toBe(false);
+    } finally {
+      if (previous === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = previous;
+    }
   });
 });
 

@@ -12,6 +12,7 @@ import { startDemoServer, type DemoServer } from '../../../electron/main/demo/se
 import { DEMO_GONE_SID, DEMO_REDIRECTED_SID } from '../../../electron/main/demo/signed-storage';
 import type { HandlerTable } from '../../../electron/main/shell/handlers';
 import { createMemoryStore, type SecretStore } from '../../../electron/main/keys/keychain';
+import { keyAccount } from '../../../electron/main/keys/workspace-keys';
 import { RECENT_CALLS_FILE } from '../../../electron/main/workspaces/recent-calls';
 import type { Session } from '../../../electron/main/workspaces/session';
 import { createSessionRig, RESOURCES_DIR } from '../../fixtures/session-rig';
@@ -183,8 +184,18 @@ describe('argument validation', () => {
     ['an object for a webhook SID', 'getWebhook', [{ sid: 'wh_1' }]],
     ['connect without an object', 'connect', ['https://api.example.com/v1']],
     ['connect without the key', 'connect', [{ name: 'x', baseUrl: 'https://api.example.com/v1' }]],
-    ['a blank workspace name', 'renameWorkspace', ['demo', '   '], /^Enter a name\.$/],
-    ['a workspace name over 200 characters', 'renameWorkspace', ['demo', 'x'.repeat(201)], /too long/],
+    ['a blank workspace name', 'renameWorkspace', ['demo', '   '], /^Enter a name, e\.g\. Production or Staging\.$/],
+    ['a workspace name over 200 characters', 'renameWorkspace', ['demo', 'x'.repeat(201)], /at most 200 characters/],
+    ['a workspace name with a bidi override', 'renameWorkspace', ['demo', 'Prod\u202Enoitcudorp'], /U\+202E/],
+    ['a workspace name with a line break', 'renameWorkspace', ['demo', 'Prod\nStaging'], /U\+000A/],
+    ['a workspace name with a zero-width space', 'renameWorkspace', ['demo', 'Pro\u200Bd'], /U\+200B/],
+    ['a workspace name with a line separator', 'renameWorkspace', ['demo', 'Prod\u2028x'], /U\+2028/],
+    [
+      'a new workspace named with a control character',
+      'connect',
+      [{ name: 'Prod\u0007', baseUrl: 'https://api.example.com/v1', apiKey: 'k' }],
+      /printable characters/,
+    ],
     ['an empty workspace id', 'switchWorkspace', ['']],
     ['a key that is not a string', 'changeWorkspaceKey', ['demo', 42]],
     ['a confirmation that is not a boolean', 'useSafeStorage', ['yes']],
@@ -350,7 +361,7 @@ describe('the demo workspace', () => {
     const sid = 'interaction_00000000-0000-4000-8000-000000000000';
     const error = expectError(await call(r, 'getInteraction', sid), 'not_found');
     expect(error.message).toBe(
-      `Interaction ${sid} was not found in workspace "Demo workspace". Check the SID and that you are in the right workspace.`,
+      `Call ${sid} was not found in workspace "Demo workspace". Check the SID and that you are in the right workspace.`,
     );
     expect(error.status).toBe(404);
   });
@@ -442,8 +453,8 @@ describe('connecting to a workspace', () => {
     expect(workspace).toMatchObject({ name: 'Customer', baseUrl: customer.baseUrl, isDemo: false });
     expect(JSON.stringify(info)).not.toContain(CUSTOMER_KEY);
 
-    expect(r.secretWrites).toEqual([[workspace.id, CUSTOMER_KEY]]);
-    expect(await r.secrets.get(workspace.id)).toBe(CUSTOMER_KEY);
+    expect(r.secretWrites).toEqual([[keyAccount(workspace), CUSTOMER_KEY]]);
+    expect(await r.secrets.get(keyAccount(workspace))).toBe(CUSTOMER_KEY);
     const file = fs.readFileSync(r.settingsFile, 'utf8');
     expect(file).toContain(customer.baseUrl);
     expect(file).not.toContain(CUSTOMER_KEY);
@@ -463,7 +474,7 @@ describe('connecting to a workspace', () => {
 
     // A new session over the same folder, with a secret store holding the saved key.
     const second = rig(first.settingsDir);
-    await second.secrets.set(connected.workspace!.id, CUSTOMER_KEY);
+    await second.secrets.set(keyAccount(connected.workspace!), CUSTOMER_KEY);
     expect(await call(second, 'getSession')).toEqual({ ok: true, value: connected });
     expect((await call(second, 'getPhone', MAIN_LINE)).ok).toBe(true);
   });
@@ -482,7 +493,7 @@ describe('not found in a named workspace', () => {
       [
         'getInteraction',
         [UNKNOWN_SID],
-        `Interaction ${UNKNOWN_SID} was not found in workspace "Production". Check the SID and that you are in the right workspace.`,
+        `Call ${UNKNOWN_SID} was not found in workspace "Production". Check the SID and that you are in the right workspace.`,
       ],
       [
         'getPhone',
@@ -551,7 +562,7 @@ describe('workspace methods', () => {
     );
     const removed = await valueOf(r, 'removeWorkspace', id);
     expect(removed).toMatchObject({ workspace: null, workspaces: [] });
-    expect(await r.secrets.get(id)).toBeNull();
+    expect(await r.secrets.get(keyAccount({ id, baseUrl: customer.baseUrl }))).toBeNull();
     const file = fs.readFileSync(r.settingsFile, 'utf8');
     expect(file).not.toContain(CUSTOMER_KEY);
     expect(JSON.parse(file)).toMatchObject({

@@ -271,3 +271,26 @@ describe('redact: fragments and encodings of a key', () => {
     expect(redact(`cut ${LONG_KEY.slice(0, 12)}`, registeredSecrets())).toBe(`cut ${REDACTED}`);
   });
 });
+
+describe('control characters from a server', () => {
+  it('are escaped in every logged line, so a hostile header cannot forge lines or drive a terminal', () => {
+    const dir = temporaryFolder('vr-log-controls-');
+    const logger = configureMainLog(nodeLog.create({ logId: `test-controls-${Date.now()}` }), {
+      dir,
+      consoleLevel: false,
+    });
+    const header = 'audio/wav\r\n[2026-01-01 00:00:00.000] [info] Connected\x1b[2J\u2028\u202eevil';
+    logger.warn(`Recording answered with Content-Type ${header}`);
+    logger.warn('Recording failed', { contentType: header });
+    logger.error(new Error(`Bad recording: ${header}`));
+    const text = readFileSync(join(dir, 'main.log'), 'utf8');
+    expect(text).toContain(
+      'Content-Type audio/wav\\r\\n[2026-01-01 00:00:00.000] [info] Connected\\u001b[2J\\u2028\\u202eevil',
+    );
+    // eslint-disable-next-line no-control-regex -- the characters the log must not hold
+    expect(text).not.toMatch(/[\x1b\r\u2028\u202e]/);
+    // Only warnings and errors were logged: a line that starts as an info line was forged.
+    expect(text).not.toMatch(/^\[[^\]]*\] \[info\]/m);
+    expect(text.match(/\[info\] Connected/g)).toHaveLength(3);
+  });
+});

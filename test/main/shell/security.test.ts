@@ -13,8 +13,8 @@ import {
   CONTENT_SECURITY_POLICY,
   createIpcGuard,
   isAppUrl,
-  isExternalLinkAllowed,
   isPermissionAllowed,
+  refuseWindowOpen,
   secureWebPreferences,
 } from '../../../electron/main/shell/security';
 import { REPO_ROOT } from '../../fixtures/paths';
@@ -98,19 +98,21 @@ describe('navigation and IPC senders', () => {
     expect(isAppUrl('file:///tmp/index.html', 'file:///tmp/index.html')).toBe(false);
   });
 
-  it('hands only http(s) links to the system browser', () => {
-    expect(isExternalLinkAllowed('https://docs.example.com/page')).toBe(true);
-    expect(isExternalLinkAllowed('http://example.com')).toBe(true);
+  it('denies every new window, http(s) included, and logs only the origin', () => {
+    const warnings: string[] = [];
+    const log = { warn: (...data: unknown[]) => warnings.push(data.join(' ')) };
     for (const url of [
+      'https://docs.example.com/page?token=secret',
+      'http://example.com',
       'file:///etc/passwd',
       'javascript:alert(1)',
-      'smb://host/share',
-      'vr-recording://local/x',
       'app://voice-review/index.html',
       'garbage',
     ]) {
-      expect(isExternalLinkAllowed(url), url).toBe(false);
+      expect(refuseWindowOpen(url, log), url).toEqual({ action: 'deny' });
     }
+    expect(warnings[0]).toBe('Refused to open a new window for https://docs.example.com.');
+    expect(warnings.join('\n')).not.toMatch(/secret|passwd|alert/);
   });
 });
 

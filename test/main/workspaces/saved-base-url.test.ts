@@ -8,6 +8,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../../../electron/main/keys/keychain';
+import { keyAccount } from '../../../electron/main/keys/workspace-keys';
 import { createSettingsStore, type Settings } from '../../../electron/main/workspaces/settings';
 import { checkSavedBaseUrls, createWorkspaceRegistry } from '../../../electron/main/workspaces/workspace-registry';
 import { createSessionRig } from '../../fixtures/session-rig';
@@ -28,7 +29,7 @@ async function sessionOver(settings: Settings) {
   const dir = temporaryFolder('vr-saved-url-');
   await writeFile(join(dir, 'settings.json'), JSON.stringify(settings));
   const secrets = createMemoryStore();
-  for (const w of settings.workspaces) await secrets.set(w.id, `vr_live_key_of_${w.id}_0123456789`);
+  for (const w of settings.workspaces) await secrets.set(keyAccount(w), `vr_live_key_of_${w.id}_0123456789`);
   return createSessionRig({ dir, secrets });
 }
 

@@ -14,6 +14,7 @@ import { startDemoServer, type DemoServer } from '../../../electron/main/demo/se
 import type { HandlerTable } from '../../../electron/main/shell/handlers';
 import { createMemoryStore, type SecretStore } from '../../../electron/main/keys/keychain';
 import type { KeyStorage } from '../../../electron/main/keys/secret-storage';
+import { keyAccount } from '../../../electron/main/keys/workspace-keys';
 import type { Session } from '../../../electron/main/workspaces/session';
 import { createSettingsStore, type Settings } from '../../../electron/main/workspaces/settings';
 import { createSessionRig, RESOURCES_DIR } from '../../fixtures/session-rig';
@@ -178,10 +179,17 @@ interface Rig {
   requests: string[];
 }
 
-function rig(options: { dir?: string; secrets?: SecretStore | KeyStorage } = {}): Rig {
+function rig(
+  options: { dir?: string; secrets?: SecretStore | KeyStorage; confirmWeakKeyStorage?: () => Promise<boolean> } = {},
+): Rig {
   const dir = options.dir ?? tempDir('vr-session-');
   const secrets = options.secrets ?? testStore();
-  const { session, handlers, settings, requests } = createSessionRig({ dir, secrets });
+  const { confirmWeakKeyStorage } = options;
+  const { session, handlers, settings, requests } = createSessionRig({
+    dir,
+    secrets,
+    ...(confirmWeakKeyStorage ? { confirmWeakKeyStorage } : {}),
+  });
   cleanups.push(() => session.close());
   return { session, handlers, secrets, dir, settingsPath: settings.path, requests };
 }
@@ -199,6 +207,11 @@ async function rejection(promise: Promise<unknown>): Promise<ApiError> {
 
 function settingsFile(r: Rig): Settings {
   return JSON.parse(readFileSync(r.settingsPath, 'utf8')) as Settings;
+}
+
+/** What main says when a workspace's key is not stored for its base URL's origin. */
+function missingKeyMessage(name: string, baseUrl: string): string {
+  return `The API key for ${name} is not in the keychain for ${new URL(baseUrl).origin} (a key is only sent to the address it was saved for; it may also have been removed, or the keyring is locked). Enter the key again.`;
 }
 
 function expectNoKey(value: unknown): void {
@@ -222,8 +235,10 @@ describe('adding and switching workspaces', () => {
     ]);
     expect(info.workspace).toEqual(info.workspaces[1]);
     expect(info.restoreProblem).toBeNull();
-    expect(await r.secrets.get(prodId)).toBe(PROD_KEY);
-    expect(await r.secrets.get(stagingId)).toBe(STAGING_KEY);
+    expect(await r.secrets.get(keyAccount({ id: prodId, baseUrl: prod.baseUrl }))).toBe(PROD_KEY);
+    expect(await r.secrets.get(keyAccount({ id: stagingId, baseUrl: staging.baseUrl }))).toBe(STAGING_KEY);
+    // Only under its workspace and origin: the bare id finds nothing.
+    expect(await r.secrets.get(prodId)).toBeNull();
 
     r.requests.length = 0;
     await (await r.session.activeWorkspace.client()).listPhones();
@@ -286,12 +301,10 @@ describe('the same base URL again, a lost key', () => {
     const store = testStore();
     const r = rig({ secrets: store });
     const { prodId, stagingId } = await connectProdAndStaging(r);
-    await store.delete(prodId);
+    await store.delete(keyAccount({ id: prodId, baseUrl: prod.baseUrl }));
     const error = await rejection(r.session.switchWorkspace(prodId));
     expect(error.kind).toBe('keychain');
-    expect(error.message).toBe(
-      'The API key for Production is not in the keychain (it may have been removed, or the keyring is locked). Enter the key again.',
-    );
+    expect(error.message).toBe(missingKeyMessage('Production', prod.baseUrl));
     expect((await r.session.info()).workspace?.id).toBe(stagingId);
     expect(settingsFile(r).activeWorkspaceId).toBe(stagingId);
   });
@@ -332,12 +345,15 @@ describe('renaming', () => {
     expect(settingsFile(r).workspaces.map((w) => w.name)).toEqual(['Production', 'Staging (EU)']);
   });
 
-  it('refuses a blank or over-long name and an unknown workspace, changing nothing', async () => {
+  it('refuses a blank, over-long or unprintable name and an unknown workspace, changing nothing', async () => {
     const r = rig();
     const { prodId } = await connectProdAndStaging(r);
     const before = readFileSync(r.settingsPath, 'utf8');
-    expect((await rejection(r.session.renameWorkspace(prodId, '   '))).message).toBe('Enter a name.');
-    expect((await rejection(r.session.renameWorkspace(prodId, 'x'.repeat(201)))).message).toMatch(/too long/);
+    expect((await rejection(r.session.renameWorkspace(prodId, '   '))).message).toBe(
+      'Enter a name, e.g. Production or Staging.',
+    );
+    expect((await rejection(r.session.renameWorkspace(prodId, 'x'.repeat(201)))).message).toMatch(/at most 200/);
+    expect((await rejection(r.session.renameWorkspace(prodId, 'Staging\u202E'))).message).toMatch(/U\+202E/);
     expect((await rejection(r.session.renameWorkspace('no-such-workspace', 'X'))).kind).toBe('bad_input');
     expect(readFileSync(r.settingsPath, 'utf8')).toBe(before);
     expect((await r.session.renameWorkspace(prodId, 'y'.repeat(200))).workspaces[0]!.name).toHaveLength(200);
@@ -365,7 +381,7 @@ describe('changing a key', () => {
     expect(error.status).toBe(401);
     expectNoKey(error.message);
     expect(store.writes.length).toBe(writes);
-    expect(await store.get(workspace!.id)).toBe(PROD_KEY);
+    expect(await store.get(keyAccount(workspace!))).toBe(PROD_KEY);
 
     api.authorizations.length = 0;
     expect((await (await r.session.activeWorkspace.client()).listPhones()).length).toBeGreaterThan(0);
@@ -394,13 +410,13 @@ describe('changing a key', () => {
     expect(after).toEqual(before);
     expectNoKey(after);
     expect(settingsFile(r)).toEqual(settingsBefore);
-    expect(await store.get(id)).toBe(ROTATED_KEY);
+    expect(await store.get(keyAccount({ id, baseUrl: api.baseUrl }))).toBe(ROTATED_KEY);
 
     api.authorizations.length = 0;
     expect((await (await r.session.activeWorkspace.client()).listPhones()).length).toBeGreaterThan(0);
     expect(api.authorizations).toEqual([`Bearer ${ROTATED_KEY}`]);
     // The other workspace's key is untouched.
-    expect(await store.get(before.workspaces[0]!.id)).toBe(STAGING_KEY);
+    expect(await store.get(keyAccount(before.workspaces[0]!))).toBe(STAGING_KEY);
   });
 
   it('the key of a workspace that is not active is tested against that workspace, stored, and it stays inactive', async () => {
@@ -412,7 +428,7 @@ describe('changing a key', () => {
     const after = await r.session.changeWorkspaceKey(workspace!.id, ROTATED_KEY);
     expect(api.authorizations).toEqual([`Bearer ${ROTATED_KEY}`]);
     expect(after.workspace?.name).toBe('Staging');
-    expect(await r.secrets.get(workspace!.id)).toBe(ROTATED_KEY);
+    expect(await r.secrets.get(keyAccount(workspace!))).toBe(ROTATED_KEY);
   });
 
   it('refuses an empty key and the demo workspace without any request', async () => {
@@ -501,7 +517,7 @@ describe('testing a connection: unreachable, TLS, keychain and the demo', () => 
     const host = await listen(probe);
     await closer(probe)();
     const store = testStore();
-    await store.set('ws-closed', PROD_KEY);
+    await store.set(keyAccount({ id: 'ws-closed', baseUrl: `http://${host}/v1` }), PROD_KEY);
     const dir = tempDir('vr-session-');
     await createSettingsStore(dir).save({
       version: 1,
@@ -520,7 +536,7 @@ describe('testing a connection: unreachable, TLS, keychain and the demo', () => 
   it('reports a self-signed certificate as a TLS error, not as unreachable', async () => {
     const baseUrl = await startSelfSignedServer();
     const store = testStore();
-    await store.set('ws-tls', PROD_KEY);
+    await store.set(keyAccount({ id: 'ws-tls', baseUrl }), PROD_KEY);
     const dir = tempDir('vr-session-');
     // A workspace saved earlier (connect() would refuse this server), whose server now has an untrusted certificate.
     await createSettingsStore(dir).save({
@@ -544,12 +560,11 @@ describe('testing a connection: unreachable, TLS, keychain and the demo', () => 
     const store = testStore();
     const r = rig({ secrets: store });
     const { prodId } = await connectProdAndStaging(r);
-    await store.delete(prodId);
+    await store.delete(keyAccount({ id: prodId, baseUrl: prod.baseUrl }));
     expect(await r.session.testWorkspace(prodId)).toEqual({
       ok: false,
       problem: 'keychain',
-      message:
-        'The API key for Production is not in the keychain (it may have been removed, or the keyring is locked). Enter the key again.',
+      message: missingKeyMessage('Production', prod.baseUrl),
     });
     expect((await rejection(r.session.testWorkspace('no-such-workspace'))).kind).toBe('bad_input');
   });
@@ -614,9 +629,9 @@ describe('removing a workspace', () => {
     const infoBefore = await r.session.info();
 
     const after = await r.session.removeWorkspace(stagingId);
-    expect(store.deletes).toEqual([stagingId]);
-    expect(await store.get(stagingId)).toBeNull();
-    expect(await store.get(prodId)).toBe(PROD_KEY);
+    expect(store.deletes).toEqual([keyAccount({ id: stagingId, baseUrl: staging.baseUrl })]);
+    expect(await store.get(keyAccount({ id: stagingId, baseUrl: staging.baseUrl }))).toBeNull();
+    expect(await store.get(keyAccount({ id: prodId, baseUrl: prod.baseUrl }))).toBe(PROD_KEY);
     expect(settingsFile(r)).toEqual({ ...before, workspaces: before.workspaces.filter((w) => w.id !== stagingId) });
     expect(after).toEqual({ ...infoBefore, workspaces: infoBefore.workspaces.filter((w) => w.id !== stagingId) });
     expect((await (await r.session.activeWorkspace.client()).listPhones()).length).toBeGreaterThan(0);
@@ -653,7 +668,7 @@ describe('removing a workspace', () => {
     expect(error.toData()).toEqual({ kind: 'keychain', message: LOCKED_MESSAGE });
     expect(readFileSync(r.settingsPath, 'utf8')).toBe(before);
     store.failWith = null;
-    expect(await store.get(prodId)).toBe(PROD_KEY);
+    expect(await store.get(keyAccount({ id: prodId, baseUrl: prod.baseUrl }))).toBe(PROD_KEY);
   });
 });
 
@@ -689,7 +704,7 @@ describe('a restart', () => {
     const store = testStore();
     const first = rig({ secrets: store });
     const { prodId, stagingId } = await connectProdAndStaging(first);
-    await store.delete(stagingId);
+    await store.delete(keyAccount({ id: stagingId, baseUrl: staging.baseUrl }));
 
     const second = rig({ dir: first.dir, secrets: store });
     const info = await second.session.info();
@@ -699,8 +714,7 @@ describe('a restart', () => {
       workspaceId: stagingId,
       error: {
         kind: 'keychain',
-        message:
-          'The API key for Staging is not in the keychain (it may have been removed, or the keyring is locked). Enter the key again.',
+        message: missingKeyMessage('Staging', staging.baseUrl),
       },
     });
     // A call made meanwhile gets the same explanation, not "connect first".
@@ -797,7 +811,7 @@ describe('key storage', () => {
         return Promise.resolve();
       },
     };
-    const r = rig({ secrets: storage });
+    const r = rig({ secrets: storage, confirmWeakKeyStorage: () => Promise.resolve(true) });
     expect((await r.session.info()).secretStorage).toEqual(status);
     expect((await rejection(r.session.useSafeStorage(false))).message).toMatch(/^Confirm/);
     const after = await r.session.useSafeStorage(true);

@@ -3,7 +3,7 @@
  * `voice-review://interactions/<sid>?t=<seconds>` link handed over by main, or a recent call
  * picked elsewhere. The producer calls {@link requestOpenInteraction}; the workspace view brings
  * the Calls view to the front and the Calls view shows the call (both read {@link openCallRequests})
- * and, once the recording can play, seeks to `atSeconds` and plays.
+ * with the playhead at `atSeconds`, not playing.
  */
 import { RequestChannel, type Request } from '../request-channel.svelte';
 
@@ -11,7 +11,7 @@ import { RequestChannel, type Request } from '../request-channel.svelte';
 export interface OpenCall {
   /** Interaction SID, already validated by the link parser. */
   sid: string;
-  /** Where to start playback, in seconds from the start of the recording; null to start at 0 without playing. */
+  /** Where to put the playhead, in seconds from the start of the recording (playback does not start); null for 0. */
   atSeconds: number | null;
   /** A sentence to show with the call (e.g. the link named a workspace that does not exist here), or null. */
   note: string | null;

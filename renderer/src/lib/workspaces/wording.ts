@@ -1,6 +1,7 @@
 /**
  * Workspaces in words: where one points, connection-test results, keychain problems, where keys
- * are kept, and the checks of the name and request-timeout fields.
+ * are kept, and the check of the request-timeout field (a workspace name's check is shared with
+ * main: `workspaceNameProblem` in electron/shared/validation.ts).
  */
 import type {
   ConnectionTestResult,
@@ -79,12 +80,4 @@ export function parseTimeoutSeconds(text: string): { ok: true; seconds: number }
     return { ok: false, message: `The timeout must be ${range} seconds; ${seconds} is out of range.` };
   }
   return { ok: true, seconds };
-}
-
-/** Checks a workspace name as main does (1 to 200 characters after trimming); null when fine. */
-export function workspaceNameProblem(name: string): string | null {
-  const trimmed = name.trim();
-  if (trimmed === '') return 'Enter a name, e.g. Production or Staging.';
-  if (trimmed.length > 200) return 'Use at most 200 characters.';
-  return null;
 }
