@@ -22,7 +22,7 @@ import {
   type WebContents,
 } from 'electron';
 import log from 'electron-log/main';
-import { PUSH_CHANNELS, type MenuCommand } from '$shared/contract';
+import { PUSH_CHANNELS, type MenuCommand, type ProxySignInPush } from '$shared/contract';
 import { applicationMenuTemplate } from './shell/app-menu';
 import { createAppProtocolHandler } from './shell/app-protocol';
 import { electronSaveChooser } from './exports/save-dialog';
@@ -124,6 +124,33 @@ async function start(): Promise<void> {
     peaksDecoder: { workerPath: join(__dirname, 'peaks-worker.js') },
     // A save is always asked for by the window (over IPC), so there is one to attach the dialog to.
     chooseSavePath: electronSaveChooser(dialog, appWindow, app.getPath('downloads')),
+    // Chromium's proxy for each URL main asks for: system settings, PAC and WPAD.
+    resolveProxy: (url) => electronSession.defaultSession.resolveProxy(url),
+    signInPush: () => {
+      const win = BrowserWindow.getAllWindows()[0];
+      if (!win) return null;
+      return (push: ProxySignInPush) => {
+        win.webContents.send(PUSH_CHANNELS.proxySignIn, push);
+        return true;
+      };
+    },
+    chooseOpenPath: async ({ title, filters }) => {
+      const result = await dialog.showOpenDialog(appWindow(), { title, filters, properties: ['openFile'] });
+      return result.canceled ? null : (result.filePaths[0] ?? null);
+    },
+    confirmInMain: async ({ title, message, detail, confirmLabel }) => {
+      const result = await dialog.showMessageBox(appWindow(), {
+        type: 'question',
+        title,
+        message,
+        detail,
+        buttons: ['Cancel', confirmLabel],
+        defaultId: 0,
+        cancelId: 0,
+        noLink: true,
+      });
+      return result.response === 1;
+    },
   });
   registerIpc(ipcMain, stack);
   setApplicationMenu();

@@ -25,6 +25,17 @@ import type { KeyStorage } from './keys/secret-storage';
 import { createIpcGuard } from './shell/security';
 import { createSession, type DemoHandle, type Session } from './workspaces/session';
 import { createSettingsStore } from './workspaces/settings';
+import { createMainNetwork, type MainNetwork } from './network/main-network';
+import {
+  createNetworkService,
+  createSignInBroker,
+  keyStoreProxyCredentials,
+  type ConfirmInMain,
+  type OpenPathChooser,
+  type SignInPush,
+} from './network/network-service';
+import type { ProxyEnvironment } from './network/proxy-choice';
+import type { ProxyCredentials } from './network/proxy-routes';
 
 /** Options of {@link createMainStack}. */
 export interface MainStackOptions {
@@ -79,11 +90,31 @@ export interface MainStackOptions {
    * is refused with words.
    */
   chooseSavePath?: SavePathChooser;
+  /**
+   * Chromium's proxy for a URL: Electron's `session.defaultSession.resolveProxy` (system settings,
+   * PAC, WPAD). Absent in the harness and tests: the proxy environment variables decide.
+   */
+  resolveProxy?: (url: string) => Promise<string>;
+  /** The environment read for HTTPS_PROXY, HTTP_PROXY and NO_PROXY; default `process.env`. */
+  proxyEnv?: ProxyEnvironment;
+  /** Where proxy sign-ins are kept; default the key store (`secrets`), one entry per proxy origin. */
+  proxyCredentials?: ProxyCredentials;
+  /**
+   * Sends the proxy sign-in ask to the window (`webContents.send` on `PUSH_CHANNELS.proxySignIn`);
+   * returns null when no window is open, and the ask is then cancelled. Read at each ask.
+   */
+  signInPush?: () => SignInPush | null;
+  /** Main's open dialog, for importing a CA certificate (a chooser of test files in tests). */
+  chooseOpenPath?: OpenPathChooser;
+  /** Main's confirmation dialog (Electron's message box), for importing a CA certificate. */
+  confirmInMain?: ConfirmInMain;
 }
 
 /** Everything main runs, built by {@link createMainStack}. */
 export interface MainStack {
   session: Session;
+  /** How every request leaves: proxy, sign-in, trust (the updater and Diagnostics use it too). */
+  network: MainNetwork;
   /** The unguarded handler table (tests call it directly; IPC goes through `invoke`). */
   handlers: HandlerTable;
   /**
@@ -109,15 +140,26 @@ export function createMainStack(options: MainStackOptions): MainStack {
     options.recordingCacheRoot === undefined ? {} : { root: options.recordingCacheRoot },
   );
   const recordingSrcPrefix = `${options.recordingOrigin}${RECORDING_PATH_PREFIX}`;
+  const secrets = registeringSecrets(options.secrets);
+  const signIn = createSignInBroker(options.signInPush ?? (() => null));
+  const network = createMainNetwork({
+    settingsDir: options.userDataDir,
+    resolveProxy: options.resolveProxy ?? null,
+    env: options.proxyEnv ?? process.env,
+    credentials: options.proxyCredentials ?? keyStoreProxyCredentials(secrets),
+    prompt: signIn.prompt,
+    registerSecret,
+  });
   const session = createSession({
     settings: createSettingsStore(options.userDataDir),
-    secrets: registeringSecrets(options.secrets),
+    secrets,
     startDemo: async () => {
       const demo = await startDemo();
       registerSecret(demo.apiKey);
       return demo;
     },
     fetch: options.fetch,
+    network,
     recordingResolver: options.recordingResolver,
     onRecordingsForgotten: () => void recordings.clear(),
     recordingSrcPrefix,
@@ -150,6 +192,15 @@ export function createMainStack(options: MainStackOptions): MainStack {
       choosePath: options.chooseSavePath,
     }),
     recentCalls: createRecentCalls(options.userDataDir),
+    network: {
+      ...createNetworkService({
+        network,
+        activeBaseUrl: () => activeWorkspace.workspace()?.baseUrl ?? null,
+        chooseOpenPath: options.chooseOpenPath,
+        confirm: options.confirmInMain,
+      }),
+      answer: signIn.answer,
+    },
     onUnexpected: (method, err) => {
       log.error(`Unexpected failure in ${method}:`, err);
       options.onUnexpected?.(method, err);
@@ -158,6 +209,7 @@ export function createMainStack(options: MainStackOptions): MainStack {
   const recording = withAppCors(createRecordingHandler({ locate, recordings }), appOrigin);
   return {
     session,
+    network,
     handlers,
     invoke: createIpcGuard({ handlers, devServerUrl: appOrigin, log, beforeCall: registerIpcSecrets }),
     recording,
@@ -168,6 +220,7 @@ export function createMainStack(options: MainStackOptions): MainStack {
       await recordings.close();
       await workerDecoder?.close();
       await peaks.flush();
+      await network.close();
     },
   };
 }

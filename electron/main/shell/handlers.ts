@@ -18,6 +18,7 @@ import type { PeaksService } from '../peaks/service';
 import type { RecentCallsStore } from '../workspaces/recent-calls';
 import type { ActiveWorkspaceReads } from '../workspaces/active-workspace';
 import type { Session } from '../workspaces/session';
+import type { NetworkService, SignInBroker } from '../network/network-service';
 
 /** A handler: positional arguments as received over IPC (untrusted) -> result as data. */
 export type Handler = (args: unknown[]) => Promise<IpcResult<unknown>>;
@@ -40,6 +41,8 @@ export interface HandlerOptions {
   recentCalls: RecentCallsStore;
   /** Called with unexpected (non-ApiError) failures, for the log. Must not include secrets. */
   onUnexpected?: (method: ApiMethod, err: unknown) => void;
+  /** Settings → Network and the proxy sign-in sheet's answers. */
+  network: NetworkService & Pick<SignInBroker, 'answer'>;
 }
 
 const e164 = z.string().refine(isE164, E164_HINT);
@@ -133,6 +136,16 @@ const argSchemas = {
   cancelDownload: z.tuple([interactionSid]),
   listRecentCalls: z.tuple([]),
   clearRecentCalls: z.tuple([]),
+  answerProxySignIn: z.tuple([
+    z.string().min(1).max(100),
+    z
+      .object({ username: z.string().min(1, 'Enter the user name.').max(500), password: z.string().max(1000) })
+      .strict()
+      .nullable(),
+  ]),
+  getNetworkSettings: z.tuple([]),
+  importCaCertificate: z.tuple([]),
+  removeCaCertificate: z.tuple([z.string().regex(/^[0-9A-F]{2}(:[0-9A-F]{2}){31}$/, 'Not a SHA-256 fingerprint.')]),
 } satisfies Record<ApiMethod, z.ZodType>;
 
 /** What each method does once its arguments passed their schema. */
@@ -177,6 +190,7 @@ function implementations(options: HandlerOptions): Implementations {
   return {
     ...recentCallsImplementations(options),
     ...exportImplementations(options),
+    ...networkImplementations(options),
     getSession: () => session.info(),
     connect: (input) => session.connect(input),
     openDemo: () => session.openDemo(),
@@ -261,6 +275,24 @@ function exportImplementations({
       exports.cancelDownload(sid);
       return Promise.resolve();
     },
+  };
+}
+
+/** Settings → Network and the proxy sign-in sheet. */
+function networkImplementations({
+  network,
+}: HandlerOptions): Pick<
+  Implementations,
+  'answerProxySignIn' | 'getNetworkSettings' | 'importCaCertificate' | 'removeCaCertificate'
+> {
+  return {
+    answerProxySignIn: (id, credentials) => {
+      network.answer(id, credentials);
+      return Promise.resolve();
+    },
+    getNetworkSettings: () => network.settings(),
+    importCaCertificate: () => network.importCa(),
+    removeCaCertificate: (fingerprint) => network.removeCa(fingerprint),
   };
 }
 

@@ -63,6 +63,7 @@ export function registerIpcSecrets(method: ApiMethod, args: readonly unknown[]):
   if (method === 'connect') registerSecret(asString(field(args[0], 'apiKey')));
   if (method === 'changeWorkspaceKey') registerSecret(asString(args[1]));
   if (method === 'createSipTrunk') registerSecret(asString(field(args[0], 'sipPassword')));
+  if (method === 'answerProxySignIn') registerSecret(asString(field(args[1], 'password')));
 }
 
 /**
