@@ -21,7 +21,15 @@ import { createMainStack, registerIpc, type MainStack, type MainStackOptions } f
 import type { Session } from '../../electron/main/workspaces/session';
 import { answerWith } from '../fixtures/http-bridge';
 import { extractInteractionSid } from '../../electron/shared/sid';
-import { createIpcMainStandIn, installPreload, IPC_RESULT_PATH, type IpcMainStandIn } from '../fixtures/preload-bridge';
+import {
+  createIpcMainStandIn,
+  installPreload,
+  IPC_RESULT_PATH,
+  pushToRenderer,
+  type IpcMainStandIn,
+} from '../fixtures/preload-bridge';
+import { PUSH_CHANNELS } from '../../electron/shared/contract';
+import type { SignInPush } from '../../electron/main/network/network-service';
 
 /** Repository root. */
 export const ROOT = resolve(__dirname, '../..');
@@ -67,6 +75,8 @@ export interface HarnessMain {
   ipcMain: IpcMainStandIn;
   /** Lines main logged (refused and failed calls), redacted as in the app. */
   mainLog: string[];
+  /** Where main's proxy sign-in asks go (the page, once one is open); null: no window, asks are cancelled. */
+  setSignInPush(push: SignInPush | null): void;
   close(): Promise<void>;
 }
 
@@ -74,7 +84,10 @@ export interface HarnessMain {
  * How main starts in the harness. A test that restarts the app passes the same `userDataDir` and
  * `secrets` to both starts, as a desk keeps its settings folder and keychain across restarts.
  */
-export interface HarnessMainOptions extends Pick<MainStackOptions, 'chooseSavePath'> {
+export interface HarnessMainOptions extends Pick<
+  MainStackOptions,
+  'chooseSavePath' | 'chooseOpenPath' | 'confirmInMain' | 'proxyEnv'
+> {
   /** The settings folder; the caller owns it and removes it. Default: a fresh folder, removed at close. */
   userDataDir?: string;
   /** The key store; default a fresh in-memory store. */
@@ -127,6 +140,7 @@ export async function startHarnessMain(extra: HarnessMainOptions = {}): Promise<
   if (address === null || typeof address === 'string') throw new Error('The harness server has no port.');
   const origin = `http://127.0.0.1:${address.port}`;
 
+  let signInPush: SignInPush | null = null;
   const stack = createMainStack({
     userDataDir: userData,
     secrets,
@@ -138,6 +152,11 @@ export async function startHarnessMain(extra: HarnessMainOptions = {}): Promise<
     peaksDecoder: { workerPath: PEAKS_WORKER },
     peaksCacheDir: null,
     ...(extra.chooseSavePath ? { chooseSavePath: extra.chooseSavePath } : {}),
+    ...(extra.chooseOpenPath ? { chooseOpenPath: extra.chooseOpenPath } : {}),
+    ...(extra.confirmInMain ? { confirmInMain: extra.confirmInMain } : {}),
+    // The machine's own proxy variables never leak into a test: a test (or the CLI) passes them.
+    proxyEnv: extra.proxyEnv ?? {},
+    signInPush: () => signInPush,
   });
   const ipcMain = createIpcMainStandIn();
   registerIpc(ipcMain, stack);
@@ -147,6 +166,9 @@ export async function startHarnessMain(extra: HarnessMainOptions = {}): Promise<
     secrets,
     ipcMain,
     mainLog,
+    setSignInPush: (push) => {
+      signInPush = push;
+    },
     async close() {
       await new Promise<void>((ok) => server.close(() => ok()));
       server.closeAllConnections();
@@ -198,6 +220,11 @@ export async function startHarness(
     if (msg.text().startsWith('Failed to load resource') && new URL(at, 'http://x').pathname.startsWith('/recording/'))
       return;
     pageErrors.push(at ? `${msg.text()} (${at})` : msg.text());
+  });
+
+  main.setSignInPush((push) => {
+    void pushToRenderer(page, PUSH_CHANNELS.proxySignIn, push).catch(() => undefined);
+    return true;
   });
 
   const url = `${main.origin}/index.html`;
