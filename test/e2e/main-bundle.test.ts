@@ -47,6 +47,8 @@ const record = {
   singleInstanceLockAsked: false,
   protocolClients: [] as unknown[][],
   menu: null as MenuTemplate | null,
+  /** URLs main asked Chromium's proxy resolution for (`session.resolveProxy`). */
+  proxyAsked: [] as string[],
 };
 let ready = false;
 let outDir: string;
@@ -153,6 +155,10 @@ const fakeElectron = {
       setPermissionCheckHandler: (fn: Handler) => (record.permissionCheck = fn),
       webRequest: { onHeadersReceived: (fn: Handler) => (record.headersReceived = fn) },
       setPreloads: () => undefined,
+      resolveProxy: (url: string) => {
+        record.proxyAsked.push(url);
+        return Promise.resolve('DIRECT');
+      },
     },
   },
   safeStorage: {
@@ -211,6 +217,18 @@ const window = async () => {
 };
 
 describe('the built main process', () => {
+  it("asks Chromium (the session) for the proxy of the API's requests", async () => {
+    await window();
+    // A service nothing answers for: the request fails, but only after the route was chosen.
+    const connect = record.ipcHandlers.get(channelOf('connect'))!;
+    const result = (await connect(
+      { senderFrame: { url: 'app://voice-review/index.html' } },
+      { name: 'Desk', baseUrl: 'https://127.0.0.1:9/v1', apiKey: 'desk-key-123' },
+    )) as { ok: boolean };
+    expect(result.ok).toBe(false);
+    expect(record.proxyAsked).toContain('https://127.0.0.1:9/v1/phones');
+  });
+
   it('forces the sandbox and registers the app and recording schemes before ready', () => {
     expect(record.sandboxEnabledBeforeReady).toBe(true);
     const app = record.privilegedSchemes.find((s) => s.scheme === 'app');
