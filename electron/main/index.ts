@@ -124,6 +124,9 @@ async function start(): Promise<void> {
     peaksDecoder: { workerPath: join(__dirname, 'peaks-worker.js') },
     // A save is always asked for by the window (over IPC), so there is one to attach the dialog to.
     chooseSavePath: electronSaveChooser(dialog, appWindow, app.getPath('downloads')),
+    app: { name: 'Voice Review', version: app.getVersion() },
+    logsFolder: join(userDataDir, 'logs'),
+    openFolder: (path) => shell.openPath(path),
     // Chromium's proxy for each URL main asks for: system settings, PAC and WPAD.
     resolveProxy: (url) => electronSession.defaultSession.resolveProxy(url),
     signInPush: () => {

@@ -15,7 +15,7 @@ import type { SavePathChooser } from './exports/save-dialog';
 import { createExportsService } from './exports/service';
 import { createHandlers, type HandlerTable } from './shell/handlers';
 import type { SecretStore } from './keys/keychain';
-import { registerIpcSecrets, registerSecret, registeringSecrets, type MainLog } from './shell/log';
+import { registeredSecrets, registerIpcSecrets, registerSecret, registeringSecrets, type MainLog } from './shell/log';
 import { createPeaksService, type PeaksService } from './peaks/service';
 import { createWorkerDecoder, type PeaksDecoder } from './peaks/worker-decoder';
 import { createRecentCalls } from './workspaces/recent-calls';
@@ -35,6 +35,9 @@ import {
   type SignInPush,
 } from './network/network-service';
 import type { ProxyEnvironment } from './network/proxy-choice';
+import { createDiagnostics } from './network/diagnostics-service';
+import { readUpdatePolicy, type UpdatePolicy } from './network/update-policy';
+import { readFile } from 'node:fs/promises';
 import type { ProxyCredentials } from './network/proxy-routes';
 
 /** Options of {@link createMainStack}. */
@@ -108,6 +111,16 @@ export interface MainStackOptions {
   chooseOpenPath?: OpenPathChooser;
   /** Main's confirmation dialog (Electron's message box), for importing a CA certificate. */
   confirmInMain?: ConfirmInMain;
+  /** The app's name and version for Diagnostics; default "Voice Review" and package.json's version unknown. */
+  app?: { name: string; version: string };
+  /** The main log's folder (Diagnostics, "Open logs folder"); default `<userDataDir>/logs`. */
+  logsFolder?: string;
+  /** Opens a folder in the file manager (Electron's `shell.openPath`: resolves with '' or the error). */
+  openFolder?: (path: string) => Promise<string>;
+  /** The update policy in force; default read from the environment and the policy file. */
+  updatePolicy?: () => Promise<UpdatePolicy>;
+  /** The updater's status in words for Diagnostics; default none. */
+  updateStatus?: () => string | null;
 }
 
 /** Everything main runs, built by {@link createMainStack}. */
@@ -165,7 +178,13 @@ export function createMainStack(options: MainStackOptions): MainStack {
     recordingSrcPrefix,
   });
   const { activeWorkspace } = session;
-  const locate = (sid: string) => activeWorkspace.locateRecording(sid);
+  /** The recording URL of the last call whose recording was asked for (Diagnostics shows its host). */
+  let lastRecordingUrl: string | null = null;
+  const locate = async (sid: string) => {
+    const location = await activeWorkspace.locateRecording(sid);
+    if (location?.recordingUrl) lastRecordingUrl = location.recordingUrl;
+    return location;
+  };
   const decoder = options.peaksDecoder;
   const workerDecoder =
     decoder === undefined || typeof decoder === 'function' ? null : createWorkerDecoder(decoder.workerPath);
@@ -201,6 +220,24 @@ export function createMainStack(options: MainStackOptions): MainStack {
       }),
       answer: signIn.answer,
     },
+    diagnostics: createDiagnostics({
+      network,
+      session,
+      app: options.app ?? { name: 'Voice Review', version: 'unknown' },
+      logsFolder: options.logsFolder ?? join(options.userDataDir, 'logs'),
+      updatePolicy:
+        options.updatePolicy ??
+        (() =>
+          readUpdatePolicy({
+            env: process.env,
+            platform: process.platform,
+            readFile: (path) => readFile(path, 'utf8'),
+          })),
+      updateStatus: options.updateStatus ?? (() => null),
+      lastRecordingUrl: () => lastRecordingUrl,
+      secrets: registeredSecrets,
+      openFolder: options.openFolder,
+    }),
     onUnexpected: (method, err) => {
       log.error(`Unexpected failure in ${method}:`, err);
       options.onUnexpected?.(method, err);

@@ -232,6 +232,12 @@ export interface CaImportResult {
   settings: NetworkSettings;
 }
 
+/** Diagnostics for IT: titled sections of rows, and the same as "Copy for IT" text (scrubbed). */
+export interface DiagnosticsReport {
+  sections: { title: string; rows: { label: string; value: string }[] }[];
+  text: string;
+}
+
 /**
  * The bridge exposed as `window.api`. Every method rejects with an `ApiError`
  * (`electron/shared/errors.ts`) carrying a kind and a message a person can act on.
@@ -330,6 +336,13 @@ export interface VoiceReviewApi {
   importCaCertificate(): Promise<CaImportResult>;
   /** Removes the imported CA with this SHA-256 fingerprint (the page confirms first). */
   removeCaCertificate(fingerprint256: string): Promise<NetworkSettings>;
+  /**
+   * Diagnostics for IT: versions, key storage, update policy, trust, and how the active workspace
+   * is reached (proxy, TLS chain, a light request's time). No key, query string or SID in it.
+   */
+  getDiagnostics(): Promise<DiagnosticsReport>;
+  /** Opens the folder of main's log in the file manager. */
+  openLogsFolder(): Promise<void>;
 }
 
 /** Names of the bridge methods; each is also its IPC channel name (prefixed `vr:`). */
@@ -380,6 +393,8 @@ const METHODS = {
   getNetworkSettings: null,
   importCaCertificate: null,
   removeCaCertificate: null,
+  getDiagnostics: null,
+  openLogsFolder: null,
 } satisfies MethodTable<VoiceReviewApi>;
 
 /** Every method of {@link VoiceReviewApi}, in declaration order (preload and main iterate it). */
@@ -412,9 +427,9 @@ export type OpenLinkPush = LinkParseResult;
 /**
  * What a native menu item asks the page to do: `open-link` shows the "Open link…" dialog,
  * `shortcuts` the keyboard shortcut sheet, `export` and `download` the transcript export and the
- * recording download of the call shown.
+ * recording download of the call shown, `diagnostics` the Diagnostics sheet (Help → Diagnostics).
  */
-export type MenuCommand = 'open-link' | 'shortcuts' | 'export' | 'download';
+export type MenuCommand = 'open-link' | 'shortcuts' | 'export' | 'download' | 'diagnostics';
 
 /** Every {@link MenuCommand}, for checking a pushed value. */
-export const MENU_COMMANDS: readonly MenuCommand[] = ['open-link', 'shortcuts', 'export', 'download'];
+export const MENU_COMMANDS: readonly MenuCommand[] = ['open-link', 'shortcuts', 'export', 'download', 'diagnostics'];

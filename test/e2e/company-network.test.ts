@@ -17,6 +17,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoServer, type DemoServer } from '../../electron/main/demo/server';
 import { DEMO_GONE_SID, DEMO_REDIRECTED_SID } from '../../electron/main/demo/signed-storage';
 import { readCaFile } from '../../electron/main/network/ca-certificate';
+import { PUSH_CHANNELS } from '../../electron/shared/contract';
+import { pushToRenderer } from '../fixtures/preload-bridge';
 import { createPrivateCa, issueServerCertificate, type KeyAndCertificate } from '../main/network/fixtures/private-ca';
 import { ensureBuilt } from './build';
 import { ARTIFACTS_DIR, playerTimeSeconds, ROOT, showInteraction, startHarness, type Harness } from './harness';
@@ -230,6 +232,39 @@ describe('behind an authenticating proxy', () => {
     // Settings → Network names the proxy in use for the workspace.
     const settings = await harness.handlers.getNetworkSettings([]);
     expect(settings.ok && settings.value).toMatchObject({ proxy: expect.stringContaining(`Through ${proxyUrl}`) });
+  });
+
+  it('shows Diagnostics for IT: the proxy, the TLS chain and the recording host, with no key or SID in the copy', async () => {
+    console.info(`Diagnostics test: start at ${Math.round(performance.now())} ms.`);
+    const harness = await startOnDesk();
+    const { page } = harness;
+    await importDeskCa(harness);
+    await page.getByRole('button', { name: 'Close settings' }).first().click();
+    await connect(harness);
+    await signIn(harness, PROXY_USER.password);
+    await page.getByLabel('Current workspace').waitFor();
+    const sid = await playableSid(harness);
+    await showInteraction(page, sid);
+    console.info(`Diagnostics test: call shown at ${Math.round(performance.now())} ms.`);
+    await pushToRenderer(page, PUSH_CHANNELS.menuCommand, 'diagnostics');
+    const sheet = page.getByRole('dialog', { name: 'Diagnostics' });
+    const workspace = sheet.getByRole('region', { name: 'Active workspace' });
+    await workspace.waitFor();
+    await expect.poll(() => workspace.innerText()).toContain(`Through ${proxyUrl}`);
+    const text = await workspace.innerText();
+    expect(text).toMatch(/Leaf certificate\s+api\.desk\.test, issued by Desk Inspection CA/);
+    expect(text).toMatch(/Answered in \d+ ms/);
+    expect(text).toMatch(
+      new RegExp(`Recording host of the last call\\s+${DESK_HOST.replace(/\./g, '\\.')}:${frontPort}`),
+    );
+    console.info(`Diagnostics test: sheet read at ${Math.round(performance.now())} ms.`);
+    await page.screenshot({ path: join(ARTIFACTS_DIR, 'company-network-diagnostics.png') });
+    const started = performance.now();
+    const report = await harness.handlers.getDiagnostics([]);
+    console.info(`Diagnostics took ${Math.round(performance.now() - started)} ms.`);
+    const copy = report.ok ? (report.value as { text: string }).text : '';
+    expect(copy).toContain('Desk Inspection CA');
+    for (const secret of [demo.apiKey, PROXY_USER.password, sid, '?']) expect(copy).not.toContain(secret);
   });
 
   it('goes direct to a host NO_PROXY lists, without asking the proxy', async (context) => {

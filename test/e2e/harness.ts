@@ -9,7 +9,7 @@
  * Used by the end-to-end tests and by `npm run harness` (harness-cli.ts, which reads the view
  * through interaction-check.ts).
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -157,6 +157,7 @@ export async function startHarnessMain(extra: HarnessMainOptions = {}): Promise<
     // The machine's own proxy variables never leak into a test: a test (or the CLI) passes them.
     proxyEnv: extra.proxyEnv ?? {},
     signInPush: () => signInPush,
+    app: { name: 'Voice Review', version: packageVersion() },
   });
   const ipcMain = createIpcMainStandIn();
   registerIpc(ipcMain, stack);
@@ -244,6 +245,15 @@ export async function startHarness(
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/** The app's version from package.json (Diagnostics shows it). */
+function packageVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version?: string }).version ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
 }
 
 /** What the harness's server answers besides the app's files. */

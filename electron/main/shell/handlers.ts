@@ -19,6 +19,7 @@ import type { RecentCallsStore } from '../workspaces/recent-calls';
 import type { ActiveWorkspaceReads } from '../workspaces/active-workspace';
 import type { Session } from '../workspaces/session';
 import type { NetworkService, SignInBroker } from '../network/network-service';
+import type { Diagnostics } from '../network/diagnostics-service';
 
 /** A handler: positional arguments as received over IPC (untrusted) -> result as data. */
 export type Handler = (args: unknown[]) => Promise<IpcResult<unknown>>;
@@ -43,6 +44,8 @@ export interface HandlerOptions {
   onUnexpected?: (method: ApiMethod, err: unknown) => void;
   /** Settings → Network and the proxy sign-in sheet's answers. */
   network: NetworkService & Pick<SignInBroker, 'answer'>;
+  /** Diagnostics for IT. */
+  diagnostics: Diagnostics;
 }
 
 const e164 = z.string().refine(isE164, E164_HINT);
@@ -146,6 +149,8 @@ const argSchemas = {
   getNetworkSettings: z.tuple([]),
   importCaCertificate: z.tuple([]),
   removeCaCertificate: z.tuple([z.string().regex(/^[0-9A-F]{2}(:[0-9A-F]{2}){31}$/, 'Not a SHA-256 fingerprint.')]),
+  getDiagnostics: z.tuple([]),
+  openLogsFolder: z.tuple([]),
 } satisfies Record<ApiMethod, z.ZodType>;
 
 /** What each method does once its arguments passed their schema. */
@@ -281,9 +286,15 @@ function exportImplementations({
 /** Settings → Network and the proxy sign-in sheet. */
 function networkImplementations({
   network,
+  diagnostics,
 }: HandlerOptions): Pick<
   Implementations,
-  'answerProxySignIn' | 'getNetworkSettings' | 'importCaCertificate' | 'removeCaCertificate'
+  | 'answerProxySignIn'
+  | 'getNetworkSettings'
+  | 'importCaCertificate'
+  | 'removeCaCertificate'
+  | 'getDiagnostics'
+  | 'openLogsFolder'
 > {
   return {
     answerProxySignIn: (id, credentials) => {
@@ -293,6 +304,8 @@ function networkImplementations({
     getNetworkSettings: () => network.settings(),
     importCaCertificate: () => network.importCa(),
     removeCaCertificate: (fingerprint) => network.removeCa(fingerprint),
+    getDiagnostics: () => diagnostics.report(),
+    openLogsFolder: () => diagnostics.openLogsFolder(),
   };
 }
 
