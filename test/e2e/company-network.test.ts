@@ -235,7 +235,6 @@ describe('behind an authenticating proxy', () => {
   });
 
   it('shows Diagnostics for IT: the proxy, the TLS chain and the recording host, with no key or SID in the copy', async () => {
-    console.info(`Diagnostics test: start at ${Math.round(performance.now())} ms.`);
     const harness = await startOnDesk();
     const { page } = harness;
     await importDeskCa(harness);
@@ -245,7 +244,6 @@ describe('behind an authenticating proxy', () => {
     await page.getByLabel('Current workspace').waitFor();
     const sid = await playableSid(harness);
     await showInteraction(page, sid);
-    console.info(`Diagnostics test: call shown at ${Math.round(performance.now())} ms.`);
     await pushToRenderer(page, PUSH_CHANNELS.menuCommand, 'diagnostics');
     const sheet = page.getByRole('dialog', { name: 'Diagnostics' });
     const workspace = sheet.getByRole('region', { name: 'Active workspace' });
@@ -257,11 +255,8 @@ describe('behind an authenticating proxy', () => {
     expect(text).toMatch(
       new RegExp(`Recording host of the last call\\s+${DESK_HOST.replace(/\./g, '\\.')}:${frontPort}`),
     );
-    console.info(`Diagnostics test: sheet read at ${Math.round(performance.now())} ms.`);
     await page.screenshot({ path: join(ARTIFACTS_DIR, 'company-network-diagnostics.png') });
-    const started = performance.now();
     const report = await harness.handlers.getDiagnostics([]);
-    console.info(`Diagnostics took ${Math.round(performance.now() - started)} ms.`);
     const copy = report.ok ? (report.value as { text: string }).text : '';
     expect(copy).toContain('Desk Inspection CA');
     for (const secret of [demo.apiKey, PROXY_USER.password, sid, '?']) expect(copy).not.toContain(secret);
