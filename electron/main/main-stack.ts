@@ -13,7 +13,7 @@ import { withAppCors } from './shell/app-protocol';
 import { startDemoServer } from './demo/server';
 import type { SavePathChooser } from './exports/save-dialog';
 import { createExportsService } from './exports/service';
-import { createHandlers, type HandlerTable } from './shell/handlers';
+import { createHandlers, type HandlerTable, type UpdatesBridge } from './shell/handlers';
 import type { SecretStore } from './keys/keychain';
 import { registeredSecrets, registerIpcSecrets, registerSecret, registeringSecrets, type MainLog } from './shell/log';
 import { createPeaksService, type PeaksService } from './peaks/service';
@@ -121,6 +121,8 @@ export interface MainStackOptions {
   updatePolicy?: () => Promise<UpdatePolicy>;
   /** The updater's status in words for Diagnostics; default none. */
   updateStatus?: () => string | null;
+  /** The running update controller, read at each call (index.ts starts it after the stack). */
+  updates?: () => UpdatesBridge | null;
 }
 
 /** Everything main runs, built by {@link createMainStack}. */
@@ -238,6 +240,7 @@ export function createMainStack(options: MainStackOptions): MainStack {
       secrets: registeredSecrets,
       openFolder: options.openFolder,
     }),
+    updates: options.updates ?? (() => null),
     onUnexpected: (method, err) => {
       log.error(`Unexpected failure in ${method}:`, err);
       options.onUnexpected?.(method, err);

@@ -17,6 +17,7 @@ import {
   type MenuCommand,
   type OpenLinkPush,
   type ProxySignInPush,
+  type UpdateStatePush,
   type VoiceReviewApi,
 } from './contract';
 import { MAX_LINK_SECONDS } from './deep-link';
@@ -87,6 +88,8 @@ export interface AppEvents {
   onMenuCommand(callback: (command: MenuCommand) => void): () => void;
   /** A proxy asks for a sign-in: the sheet opens, answered with `answerProxySignIn`. */
   onProxySignIn(callback: (push: ProxySignInPush) => void): () => void;
+  /** The update's new state. */
+  onUpdateState(callback: (push: UpdateStatePush) => void): () => void;
 }
 
 /** Listens on a push channel; returns the function that stops listening (the preload passes `ipcRenderer.on`). */
@@ -106,6 +109,11 @@ export function createAppEvents(subscribe: PushSubscribe): AppEvents {
     onProxySignIn: (callback) =>
       subscribe(PUSH_CHANNELS.proxySignIn, (payload) => {
         if (isProxySignInPush(payload)) callback(payload);
+      }),
+    onUpdateState: (callback) =>
+      subscribe(PUSH_CHANNELS.updateState, (payload) => {
+        const status = (payload as { status?: unknown } | null)?.status;
+        if (typeof status === 'string') callback(payload as UpdateStatePush);
       }),
   };
 }

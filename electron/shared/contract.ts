@@ -232,6 +232,30 @@ export interface CaImportResult {
   settings: NetworkSettings;
 }
 
+/**
+ * Where the app's update is (pushed on `PUSH_CHANNELS.updateState`): no feed, off by policy,
+ * checking, available, downloading with progress, downloaded (with release notes as plain text).
+ */
+export type UpdateStatePush =
+  | { status: 'no-feed' | 'checking' }
+  | { status: 'disabled-by-policy'; detail: string }
+  | { status: 'idle'; lastCheckedAtMs: number | null }
+  | { status: 'available'; release: UpdateReleaseInfo }
+  | {
+      status: 'downloading';
+      release: UpdateReleaseInfo;
+      progress: { percent: number; bytesPerSecond: number; transferredBytes: number; totalBytes: number };
+    }
+  | { status: 'downloaded'; release: UpdateReleaseInfo; restartRequested: boolean }
+  | { status: 'error'; message: string; lastCheckedAtMs: number | null };
+
+/** A release as the update feed describes it; `notes` are plain text from the feed (shown as text). */
+export interface UpdateReleaseInfo {
+  version: string;
+  name: string | null;
+  notes: string | null;
+}
+
 /** Diagnostics for IT: titled sections of rows, and the same as "Copy for IT" text (scrubbed). */
 export interface DiagnosticsReport {
   sections: { title: string; rows: { label: string; value: string }[] }[];
@@ -343,6 +367,12 @@ export interface VoiceReviewApi {
   getDiagnostics(): Promise<DiagnosticsReport>;
   /** Opens the folder of main's log in the file manager. */
   openLogsFolder(): Promise<void>;
+  /** The update's state now, or null where updates are not run (development, the harness). */
+  getUpdateState(): Promise<UpdateStatePush | null>;
+  /** "Restart to update": restarts now when no call plays, else as soon as playback stops. */
+  restartToUpdate(): Promise<void>;
+  /** The page's player started or stopped (a downloaded update never interrupts playback). */
+  setPlaybackState(playing: boolean): Promise<void>;
 }
 
 /** Names of the bridge methods; each is also its IPC channel name (prefixed `vr:`). */
@@ -395,6 +425,9 @@ const METHODS = {
   removeCaCertificate: null,
   getDiagnostics: null,
   openLogsFolder: null,
+  getUpdateState: null,
+  restartToUpdate: null,
+  setPlaybackState: null,
 } satisfies MethodTable<VoiceReviewApi>;
 
 /** Every method of {@link VoiceReviewApi}, in declaration order (preload and main iterate it). */
@@ -414,11 +447,13 @@ export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: ApiError
  *   ({@link OpenLinkPush}): the parsed link, or main's refusal in words; never the link's text.
  * - `menuCommand`: a native menu item that the page carries out ({@link MenuCommand}).
  * - `proxySignIn`: a proxy asks for a user name and password ({@link ProxySignInPush}).
+ * - `updateState`: the update's new state ({@link UpdateStatePush}).
  */
 export const PUSH_CHANNELS = {
   openLink: 'vr:open-link',
   menuCommand: 'vr:menu-command',
   proxySignIn: 'vr:proxy-sign-in',
+  updateState: 'vr:update-state',
 } as const;
 
 /** What main pushes on `PUSH_CHANNELS.openLink`: the link to open, or why it was refused. */

@@ -5,7 +5,7 @@
  * {@link IpcResult}: errors travel as data, never as exceptions.
  */
 import { z } from 'zod';
-import type { ApiMethod, DeleteResult, IpcResult } from '$shared/contract';
+import type { ApiMethod, DeleteResult, IpcResult, UpdateStatePush } from '$shared/contract';
 import type { Interaction } from '$shared/domain';
 import { ApiError } from '$shared/errors';
 import { isSid } from '$shared/sid';
@@ -46,6 +46,15 @@ export interface HandlerOptions {
   network: NetworkService & Pick<SignInBroker, 'answer'>;
   /** Diagnostics for IT. */
   diagnostics: Diagnostics;
+  /** The app's updates; null where they are not run (development, the harness). */
+  updates: () => UpdatesBridge | null;
+}
+
+/** What the handlers ask of the running update controller. */
+export interface UpdatesBridge {
+  state(): UpdateStatePush;
+  requestRestart(): void;
+  setPlaying(playing: boolean): void;
 }
 
 const e164 = z.string().refine(isE164, E164_HINT);
@@ -151,6 +160,9 @@ const argSchemas = {
   removeCaCertificate: z.tuple([z.string().regex(/^[0-9A-F]{2}(:[0-9A-F]{2}){31}$/, 'Not a SHA-256 fingerprint.')]),
   getDiagnostics: z.tuple([]),
   openLogsFolder: z.tuple([]),
+  getUpdateState: z.tuple([]),
+  restartToUpdate: z.tuple([]),
+  setPlaybackState: z.tuple([z.boolean()]),
 } satisfies Record<ApiMethod, z.ZodType>;
 
 /** What each method does once its arguments passed their schema. */
@@ -287,6 +299,7 @@ function exportImplementations({
 function networkImplementations({
   network,
   diagnostics,
+  updates,
 }: HandlerOptions): Pick<
   Implementations,
   | 'answerProxySignIn'
@@ -295,6 +308,9 @@ function networkImplementations({
   | 'removeCaCertificate'
   | 'getDiagnostics'
   | 'openLogsFolder'
+  | 'getUpdateState'
+  | 'restartToUpdate'
+  | 'setPlaybackState'
 > {
   return {
     answerProxySignIn: (id, credentials) => {
@@ -306,6 +322,15 @@ function networkImplementations({
     removeCaCertificate: (fingerprint) => network.removeCa(fingerprint),
     getDiagnostics: () => diagnostics.report(),
     openLogsFolder: () => diagnostics.openLogsFolder(),
+    getUpdateState: () => Promise.resolve(updates()?.state() ?? null),
+    restartToUpdate: () => {
+      updates()?.requestRestart();
+      return Promise.resolve();
+    },
+    setPlaybackState: (playing) => {
+      updates()?.setPlaying(playing);
+      return Promise.resolve();
+    },
   };
 }
 

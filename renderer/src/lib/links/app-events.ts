@@ -19,6 +19,7 @@ export function appEvents(): AppEvents {
       onOpenLink: () => () => undefined,
       onMenuCommand: () => () => undefined,
       onProxySignIn: () => () => undefined,
+      onUpdateState: () => () => undefined,
     }
   );
 }
