@@ -48,7 +48,7 @@ import {
 import { APP_WINDOW_PLACEMENT, keepOnScreen } from './shell/app-window';
 import { describeUpdate, startAppUpdates } from './network/app-updates';
 import type { UpdateController } from './network/update-controller';
-import { queryRegistryPolicy, readUpdatePolicy, type ExecFile } from './network/update-policy';
+import { queryRegistryPolicy, readUpdatePolicy } from './network/update-policy';
 
 // Every renderer sandboxed, whatever a window's own preferences say (Electron security checklist).
 app.enableSandbox();
@@ -127,7 +127,7 @@ function updatePolicy() {
     platform: process.platform,
     readFile: (path) => readFile(path, 'utf8'),
     ...(process.platform === 'win32'
-      ? { readRegistry: () => queryRegistryPolicy(promisify(execFile) as unknown as ExecFile, process.env) }
+      ? { readRegistry: () => queryRegistryPolicy(promisify(execFile), process.env) }
       : {}),
   });
 }

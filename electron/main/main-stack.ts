@@ -220,7 +220,7 @@ export function createMainStack(options: MainStackOptions): MainStack {
         chooseOpenPath: options.chooseOpenPath,
         confirm: options.confirmInMain,
       }),
-      answer: signIn.answer,
+      answer: (id, credentials) => signIn.answer(id, credentials),
     },
     diagnostics: createDiagnostics({
       network,
@@ -237,7 +237,7 @@ export function createMainStack(options: MainStackOptions): MainStack {
           })),
       updateStatus: options.updateStatus ?? (() => null),
       lastRecordingUrl: () => lastRecordingUrl,
-      secrets: registeredSecrets,
+      secrets: () => registeredSecrets(),
       openFolder: options.openFolder,
     }),
     updates: options.updates ?? (() => null),

@@ -44,6 +44,8 @@ export function createDiagnostics(options: DiagnosticsOptions): Diagnostics {
   return {
     async report() {
       const generatedAt = new Date();
+      // Electron adds its own versions; plain Node (the harness) has none.
+      const runtime: Partial<Record<string, string>> = process.versions;
       const info = await options.session.info();
       const workspace = info.workspace ? await workspaceFacts(options, info.workspace) : null;
       const sections = buildDiagnostics(
@@ -51,8 +53,8 @@ export function createDiagnostics(options: DiagnosticsOptions): Diagnostics {
           generatedAt,
           app: options.app,
           versions: {
-            electron: process.versions.electron ?? null,
-            chrome: process.versions.chrome ?? null,
+            electron: runtime.electron ?? null,
+            chrome: runtime.chrome ?? null,
             node: process.versions.node,
           },
           os: { platform: platform(), release: release(), arch: arch() },

@@ -8,7 +8,7 @@
  * is passed in by index.ts).
  */
 import { join } from 'node:path';
-import { fetch as undiciFetch, type Dispatcher } from 'undici';
+import { fetch as undiciFetch } from 'undici';
 import { ApiError } from '$shared/errors';
 import {
   baseAddressClass,
@@ -200,7 +200,7 @@ export function createMainNetwork(options: MainNetworkOptions): MainNetwork {
             const problem = await proxiedHostProblem(new URL(url).hostname, baseClass(baseUrl), resolve);
             if (problem) throw new ProxiedDestinationError(problem);
           }
-          const response = await undiciFetch(url, { ...init, dispatcher: route.dispatcher as Dispatcher });
+          const response = await undiciFetch(url, { ...init, dispatcher: route.dispatcher });
           return response as unknown as Response;
         });
       } catch (err) {
