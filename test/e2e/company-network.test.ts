@@ -5,6 +5,7 @@
  * comes from the desk's private inspection CA, made now with openssl. Main is the app's own stack,
  * its proxy chosen from HTTPS_PROXY/NO_PROXY as on a desk without a desktop proxy.
  */
+import { execFile } from 'node:child_process';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { request as httpRequest } from 'node:http';
 import { lookup } from 'node:dns/promises';
@@ -28,6 +29,8 @@ import { waitForWaveform, waveformDrawn } from './review-helpers';
 /** The name only the proxy resolves. */
 const DESK_HOST = 'api.desk.test';
 const PROXY_USER = { username: 'desk\\agent', password: 'p@ss:w0rd-9f3e' };
+/** A finished call of the demo seed, with its recording beside the API. */
+const SEEDED_CALL = 'interaction_a11be33b-a3c4-45fc-8bb4-fa63399cb100';
 
 let demo: DemoServer;
 let ca: KeyAndCertificate;
@@ -260,6 +263,35 @@ describe('behind an authenticating proxy', () => {
     const copy = report.ok ? (report.value as { text: string }).text : '';
     expect(copy).toContain('Desk Inspection CA');
     for (const secret of [demo.apiKey, PROXY_USER.password, sid, '?']) expect(copy).not.toContain(secret);
+  });
+
+  it('checks a call from a terminal: npm run harness with --ca and the sign-in in HTTPS_PROXY', async () => {
+    const signedIn = `http://${encodeURIComponent(PROXY_USER.username)}:${encodeURIComponent(PROXY_USER.password)}@127.0.0.1:${proxy.port}`;
+    const run = await new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
+      execFile(
+        join(ROOT, 'node_modules', '.bin', 'tsx'),
+        [
+          join(ROOT, 'test/e2e/harness-cli.ts'),
+          ...['--base-url', `https://${DESK_HOST}:${frontPort}/v1`, '--sid', SEEDED_CALL],
+          ...['--ca', join(files, 'desk-ca.pem'), '--diagnose'],
+        ],
+        {
+          cwd: ROOT,
+          env: { ...process.env, HTTPS_PROXY: signedIn, VOICE_REVIEW_API_KEY: demo.apiKey },
+          timeout: 150_000,
+        },
+        (err, stdout, stderr) => done({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
+      );
+    });
+    expect(run.stderr).not.toContain('could not be shown');
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '{}') as { transcriptEntries?: number };
+    expect(report.transcriptEntries).toBeGreaterThan(0);
+    // The diagnostics name the proxy and the desk's CA, and never the password.
+    expect(run.stderr).toContain(`Through http://127.0.0.1:${proxy.port}`);
+    expect(run.stderr).toContain('Desk Inspection CA');
+    expect(run.stdout + run.stderr).not.toContain(PROXY_USER.password);
+    expect(connects).toContain(`${DESK_HOST}:${frontPort}`);
   });
 
   it('goes direct to a host NO_PROXY lists, without asking the proxy', async (context) => {
