@@ -19,10 +19,15 @@ import {
   safeStorage,
   screen,
   session as electronSession,
+  shell,
   type WebContents,
 } from 'electron';
 import log from 'electron-log/main';
-import { PUSH_CHANNELS, type MenuCommand } from '$shared/contract';
+import { autoUpdater } from 'electron-updater';
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
+import { PUSH_CHANNELS, type MenuCommand, type ProxySignInPush } from '$shared/contract';
 import { applicationMenuTemplate } from './shell/app-menu';
 import { createAppProtocolHandler } from './shell/app-protocol';
 import { electronSaveChooser } from './exports/save-dialog';
@@ -43,6 +48,9 @@ import {
   secureWebPreferences,
 } from './shell/security';
 import { APP_WINDOW_PLACEMENT, keepOnScreen } from './shell/app-window';
+import { describeUpdate, startAppUpdates } from './network/app-updates';
+import type { UpdateController } from './network/update-controller';
+import { queryRegistryPolicy, readUpdatePolicy } from './network/update-policy';
 
 // Every renderer sandboxed, whatever a window's own preferences say (Electron security checklist).
 app.enableSandbox();
@@ -111,6 +119,42 @@ if (!app.requestSingleInstanceLock()) {
     .catch((err: unknown) => log.error('Voice Review could not start:', err));
 }
 
+/** The update controller once started (see startUpdates). */
+let updates: UpdateController | null = null;
+
+/** The update policy: the environment, the machine-wide policy.json, and on Windows the registry. */
+function updatePolicy() {
+  return readUpdatePolicy({
+    env: process.env,
+    platform: process.platform,
+    readFile: (path) => readFile(path, 'utf8'),
+    ...(process.platform === 'win32'
+      ? { readRegistry: () => queryRegistryPolicy(promisify(execFile), process.env) }
+      : {}),
+  });
+}
+
+/**
+ * Starts updates when the build has a feed and no policy turns them off; the state goes to the
+ * window as it changes.
+ */
+async function startUpdates(): Promise<void> {
+  const resources = (process as { resourcesPath?: string }).resourcesPath;
+  const { controller, started } = await startAppUpdates({
+    feedFile: app.isPackaged && typeof resources === 'string' ? join(resources, 'app-update.yml') : null,
+    policy: updatePolicy,
+    // electron-updater uses Electron's network stack: the session's proxy (system, PAC, WPAD).
+    loadUpdater: () => Promise.resolve(autoUpdater),
+    onChange: (model) => BrowserWindow.getAllWindows()[0]?.webContents.send(PUSH_CHANNELS.updateState, model.state),
+  });
+  updates = controller;
+  log.info(
+    started
+      ? 'Updates: checking the feed.'
+      : `Updates: not started (${describeUpdate(controller.model()) ?? 'turned off by policy'}).`,
+  );
+}
+
 async function start(): Promise<void> {
   log.info(
     `Voice Review ${app.getVersion()} starting (Electron ${process.versions.electron}, ${app.isPackaged ? 'packaged' : 'development'}).`,
@@ -127,6 +171,47 @@ async function start(): Promise<void> {
     chooseSavePath: electronSaveChooser(dialog, appWindow, app.getPath('downloads')),
     confirmWeakKeyStorage: electronWeakStorageConfirm<BrowserWindow>(dialog, appWindow),
     clipboard,
+    app: { name: 'Voice Review', version: app.getVersion() },
+    updatePolicy,
+    updateStatus: () => describeUpdate(updates?.model() ?? null),
+    updates: () => {
+      const running = updates;
+      if (!running) return null;
+      return {
+        state: () => running.model().state,
+        requestRestart: () => running.requestRestart(),
+        setPlaying: (playing) => running.setPlaying(playing),
+      };
+    },
+    logsFolder: join(userDataDir, 'logs'),
+    openFolder: (path) => shell.openPath(path),
+    // Chromium's proxy for each URL main asks for: system settings, PAC and WPAD.
+    resolveProxy: (url) => electronSession.defaultSession.resolveProxy(url),
+    signInPush: () => {
+      const win = BrowserWindow.getAllWindows()[0];
+      if (!win) return null;
+      return (push: ProxySignInPush) => {
+        win.webContents.send(PUSH_CHANNELS.proxySignIn, push);
+        return true;
+      };
+    },
+    chooseOpenPath: async ({ title, filters }) => {
+      const result = await dialog.showOpenDialog(appWindow(), { title, filters, properties: ['openFile'] });
+      return result.canceled ? null : (result.filePaths[0] ?? null);
+    },
+    confirmInMain: async ({ title, message, detail, confirmLabel }) => {
+      const result = await dialog.showMessageBox(appWindow(), {
+        type: 'question',
+        title,
+        message,
+        detail,
+        buttons: ['Cancel', confirmLabel],
+        defaultId: 0,
+        cancelId: 0,
+        noLink: true,
+      });
+      return result.response === 1;
+    },
   });
   registerIpc(ipcMain, stack);
   setApplicationMenu();
@@ -138,6 +223,7 @@ async function start(): Promise<void> {
   const openWindow = () => createWindow().catch((err: unknown) => log.error('Could not open the window:', err));
   reopenWindow = () => void openWindow();
   await openWindow();
+  void startUpdates().catch((err: unknown) => log.warn('Updates could not start:', err));
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) void openWindow();
   });

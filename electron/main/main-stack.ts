@@ -13,9 +13,9 @@ import { withAppCors } from './shell/app-protocol';
 import { startDemoServer } from './demo/server';
 import type { SavePathChooser } from './exports/save-dialog';
 import { createExportsService } from './exports/service';
-import { createHandlers, type HandlerTable } from './shell/handlers';
+import { createHandlers, type HandlerTable, type UpdatesBridge } from './shell/handlers';
 import type { SecretStore } from './keys/keychain';
-import { registerIpcSecrets, registerSecret, registeringSecrets, type MainLog } from './shell/log';
+import { registeredSecrets, registerIpcSecrets, registerSecret, registeringSecrets, type MainLog } from './shell/log';
 import { createPeaksService, type PeaksService } from './peaks/service';
 import { createWorkerDecoder, type PeaksDecoder } from './peaks/worker-decoder';
 import { createRecentCalls } from './workspaces/recent-calls';
@@ -27,6 +27,20 @@ import { createSecretClipboard, type ClipboardLike } from './shell/secret-clipbo
 import { createIpcGuard } from './shell/security';
 import { createSession, type DemoHandle, type Session } from './workspaces/session';
 import { createSettingsStore } from './workspaces/settings';
+import { createMainNetwork, type MainNetwork } from './network/main-network';
+import {
+  createNetworkService,
+  createSignInBroker,
+  keyStoreProxyCredentials,
+  type ConfirmInMain,
+  type OpenPathChooser,
+  type SignInPush,
+} from './network/network-service';
+import type { ProxyEnvironment } from './network/proxy-choice';
+import { createDiagnostics } from './network/diagnostics-service';
+import { readUpdatePolicy, type UpdatePolicy } from './network/update-policy';
+import { readFile } from 'node:fs/promises';
+import type { ProxyCredentials } from './network/proxy-routes';
 
 /** Options of {@link createMainStack}. */
 export interface MainStackOptions {
@@ -92,11 +106,43 @@ export interface MainStackOptions {
    * Electron's `clipboard` in the app, a stand-in in tests. Without it, copying a secret is refused.
    */
   clipboard?: ClipboardLike;
+  /**
+   * Chromium's proxy for a URL: Electron's `session.defaultSession.resolveProxy` (system settings,
+   * PAC, WPAD). Absent in the harness and tests: the proxy environment variables decide.
+   */
+  resolveProxy?: (url: string) => Promise<string>;
+  /** The environment read for HTTPS_PROXY, HTTP_PROXY and NO_PROXY; default `process.env`. */
+  proxyEnv?: ProxyEnvironment;
+  /** Where proxy sign-ins are kept; default the key store (`secrets`), one entry per proxy origin. */
+  proxyCredentials?: ProxyCredentials;
+  /**
+   * Sends the proxy sign-in ask to the window (`webContents.send` on `PUSH_CHANNELS.proxySignIn`);
+   * returns null when no window is open, and the ask is then cancelled. Read at each ask.
+   */
+  signInPush?: () => SignInPush | null;
+  /** Main's open dialog, for importing a CA certificate (a chooser of test files in tests). */
+  chooseOpenPath?: OpenPathChooser;
+  /** Main's confirmation dialog (Electron's message box), for importing a CA certificate. */
+  confirmInMain?: ConfirmInMain;
+  /** The app's name and version for Diagnostics; default "Voice Review" and package.json's version unknown. */
+  app?: { name: string; version: string };
+  /** The main log's folder (Diagnostics, "Open logs folder"); default `<userDataDir>/logs`. */
+  logsFolder?: string;
+  /** Opens a folder in the file manager (Electron's `shell.openPath`: resolves with '' or the error). */
+  openFolder?: (path: string) => Promise<string>;
+  /** The update policy in force; default read from the environment and the policy file. */
+  updatePolicy?: () => Promise<UpdatePolicy>;
+  /** The updater's status in words for Diagnostics; default none. */
+  updateStatus?: () => string | null;
+  /** The running update controller, read at each call (index.ts starts it after the stack). */
+  updates?: () => UpdatesBridge | null;
 }
 
 /** Everything main runs, built by {@link createMainStack}. */
 export interface MainStack {
   session: Session;
+  /** How every request leaves: proxy, sign-in, trust (the updater and Diagnostics use it too). */
+  network: MainNetwork;
   /** The unguarded handler table (tests call it directly; IPC goes through `invoke`). */
   handlers: HandlerTable;
   /**
@@ -123,22 +169,39 @@ export function createMainStack(options: MainStackOptions): MainStack {
   );
   const recordingSrcPrefix = `${options.recordingOrigin}${RECORDING_PATH_PREFIX}`;
   const secretClipboard = options.clipboard ? createSecretClipboard(options.clipboard) : undefined;
+  const secrets = registeringSecrets(options.secrets);
+  const signIn = createSignInBroker(options.signInPush ?? (() => null));
+  const network = createMainNetwork({
+    settingsDir: options.userDataDir,
+    resolveProxy: options.resolveProxy ?? null,
+    env: options.proxyEnv ?? process.env,
+    credentials: options.proxyCredentials ?? keyStoreProxyCredentials(secrets),
+    prompt: signIn.prompt,
+    registerSecret,
+  });
   const session = createSession({
     settings: createSettingsStore(options.userDataDir),
-    secrets: registeringSecrets(options.secrets),
+    secrets,
     startDemo: async () => {
       const demo = await startDemo();
       registerSecret(demo.apiKey);
       return demo;
     },
     fetch: options.fetch,
+    network,
     recordingResolver: options.recordingResolver,
     onRecordingsForgotten: () => void recordings.clear(),
     recordingSrcPrefix,
     confirmWeakKeyStorage: options.confirmWeakKeyStorage,
   });
   const { activeWorkspace } = session;
-  const locate = (sid: string) => activeWorkspace.locateRecording(sid);
+  /** The recording URL of the last call whose recording was asked for (Diagnostics shows its host). */
+  let lastRecordingUrl: string | null = null;
+  const locate = async (sid: string) => {
+    const location = await activeWorkspace.locateRecording(sid);
+    if (location?.recordingUrl) lastRecordingUrl = location.recordingUrl;
+    return location;
+  };
   const decoder = options.peaksDecoder;
   const workerDecoder =
     decoder === undefined || typeof decoder === 'function' ? null : createWorkerDecoder(decoder.workerPath);
@@ -165,6 +228,34 @@ export function createMainStack(options: MainStackOptions): MainStack {
       choosePath: options.chooseSavePath,
     }),
     recentCalls: createRecentCalls(options.userDataDir),
+    network: {
+      ...createNetworkService({
+        network,
+        activeBaseUrl: () => activeWorkspace.workspace()?.baseUrl ?? null,
+        chooseOpenPath: options.chooseOpenPath,
+        confirm: options.confirmInMain,
+      }),
+      answer: (id, credentials) => signIn.answer(id, credentials),
+    },
+    diagnostics: createDiagnostics({
+      network,
+      session,
+      app: options.app ?? { name: 'Voice Review', version: 'unknown' },
+      logsFolder: options.logsFolder ?? join(options.userDataDir, 'logs'),
+      updatePolicy:
+        options.updatePolicy ??
+        (() =>
+          readUpdatePolicy({
+            env: process.env,
+            platform: process.platform,
+            readFile: (path) => readFile(path, 'utf8'),
+          })),
+      updateStatus: options.updateStatus ?? (() => null),
+      lastRecordingUrl: () => lastRecordingUrl,
+      secrets: () => registeredSecrets(),
+      openFolder: options.openFolder,
+    }),
+    updates: options.updates ?? (() => null),
     onUnexpected: (method, err) => {
       log.error(`Unexpected failure in ${method}:`, err);
       options.onUnexpected?.(method, err);
@@ -174,6 +265,7 @@ export function createMainStack(options: MainStackOptions): MainStack {
   const recording = withAppCors(createRecordingHandler({ locate, recordings }), appOrigin);
   return {
     session,
+    network,
     handlers,
     invoke: createIpcGuard({ handlers, devServerUrl: appOrigin, log, beforeCall: registerIpcSecrets }),
     recording,
@@ -185,6 +277,7 @@ export function createMainStack(options: MainStackOptions): MainStack {
       await recordings.close();
       await workerDecoder?.close();
       await peaks.flush();
+      await network.close();
     },
   };
 }

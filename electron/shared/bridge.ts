@@ -16,6 +16,8 @@ import {
   type IpcResult,
   type MenuCommand,
   type OpenLinkPush,
+  type ProxySignInPush,
+  type UpdateStatePush,
   type VoiceReviewApi,
 } from './contract';
 import { MAX_LINK_SECONDS } from './deep-link';
@@ -84,6 +86,10 @@ export interface AppEvents {
   onOpenLink(callback: (push: OpenLinkPush) => void): () => void;
   /** A native menu item for the page (e.g. "Open link…", "Keyboard shortcuts"). */
   onMenuCommand(callback: (command: MenuCommand) => void): () => void;
+  /** A proxy asks for a sign-in: the sheet opens, answered with `answerProxySignIn`. */
+  onProxySignIn(callback: (push: ProxySignInPush) => void): () => void;
+  /** The update's new state. */
+  onUpdateState(callback: (push: UpdateStatePush) => void): () => void;
 }
 
 /** Listens on a push channel; returns the function that stops listening (the preload passes `ipcRenderer.on`). */
@@ -100,7 +106,31 @@ export function createAppEvents(subscribe: PushSubscribe): AppEvents {
       subscribe(PUSH_CHANNELS.menuCommand, (payload) => {
         if (MENU_COMMANDS.includes(payload as MenuCommand)) callback(payload as MenuCommand);
       }),
+    onProxySignIn: (callback) =>
+      subscribe(PUSH_CHANNELS.proxySignIn, (payload) => {
+        if (isProxySignInPush(payload)) callback(payload);
+      }),
+    onUpdateState: (callback) =>
+      subscribe(PUSH_CHANNELS.updateState, (payload) => {
+        const status = (payload as { status?: unknown } | null)?.status;
+        if (typeof status === 'string') callback(payload as UpdateStatePush);
+      }),
   };
+}
+
+/** True when `value` is a {@link ProxySignInPush} as main sends it. */
+export function isProxySignInPush(value: unknown): value is ProxySignInPush {
+  const v = value as Record<string, unknown> | null;
+  if (v === null || typeof v !== 'object') return false;
+  const optionalString = (x: unknown) => x === null || (typeof x === 'string' && x.length <= 500);
+  return (
+    typeof v.id === 'string' &&
+    typeof v.proxyHost === 'string' &&
+    v.proxyHost.length <= 300 &&
+    optionalString(v.realm) &&
+    typeof v.rejected === 'boolean' &&
+    optionalString(v.username)
+  );
 }
 
 /** True when `value` is an {@link OpenLinkPush} as main sends it (a valid SID, a time within bounds). */

@@ -181,6 +181,88 @@ export interface DeleteResult {
 }
 
 /**
+ * A proxy's ask for a sign-in, as the sheet shows it (pushed on `PUSH_CHANNELS.proxySignIn`); the
+ * page answers with {@link VoiceReviewApi.answerProxySignIn} and the same `id`.
+ */
+export interface ProxySignInPush {
+  /** Which ask this is (answer with it). */
+  id: string;
+  /** `proxy.corp:3128`: the proxy that asks. */
+  proxyHost: string;
+  /** The proxy's Basic realm, when it gave one. */
+  realm: string | null;
+  /** True when the proxy just refused the user name and password it was given. */
+  rejected: boolean;
+  /** The user name last tried, to fill in; null when none. */
+  username: string | null;
+}
+
+/** A user name and password for a proxy (typed on the sign-in sheet; kept in the keychain by main). */
+export interface ProxyCredentialsInput {
+  username: string;
+  password: string;
+}
+
+/** An imported certificate authority, as Settings → Network lists it. */
+export interface CaCertificateInfo {
+  /** The subject's common name: "Desk Inspection CA". */
+  subject: string;
+  issuer: string;
+  /** SHA-256 fingerprint, upper-case hex pairs joined by `:`. */
+  fingerprint256: string;
+  /** Validity, ISO 8601 (UTC). */
+  validFrom: string;
+  validTo: string;
+}
+
+/** Settings → Network: what main trusts and how it reaches the active workspace. */
+export interface NetworkSettings {
+  /** The CAs the user imported, oldest first. */
+  certificates: CaCertificateInfo[];
+  /** Roots trusted: Node's bundled ones, the system's (null when this runtime cannot read them), imported. */
+  trust: { bundled: number; system: number | null; imported: number };
+  /** The route to the active workspace's base URL in words ("Through http://proxy:3128. …"); null with none. */
+  proxy: string | null;
+}
+
+/** The outcome of "Import CA certificate…". */
+export interface CaImportResult {
+  /** The CAs added (none when they were all there already); null when the user cancelled. */
+  imported: CaCertificateInfo[] | null;
+  settings: NetworkSettings;
+}
+
+/**
+ * Where the app's update is (pushed on `PUSH_CHANNELS.updateState`): no feed, off by policy,
+ * checking, available, downloading with progress, downloaded (with release notes as plain text).
+ */
+export type UpdateStatePush =
+  | { status: 'no-feed' | 'checking' }
+  | { status: 'disabled-by-policy'; detail: string }
+  | { status: 'idle'; lastCheckedAtMs: number | null }
+  | { status: 'available'; release: UpdateReleaseInfo }
+  | {
+      status: 'downloading';
+      release: UpdateReleaseInfo;
+      progress: { percent: number; bytesPerSecond: number; transferredBytes: number; totalBytes: number };
+    }
+  | { status: 'downloaded'; release: UpdateReleaseInfo; restartRequested: boolean }
+  | { status: 'error'; message: string; lastCheckedAtMs: number | null };
+
+/** A release as the update feed describes it; `notes` are plain text from the feed (shown as text). */
+export interface UpdateReleaseInfo {
+  version: string;
+  name: string | null;
+  notes: string | null;
+}
+
+/** Diagnostics for IT: titled sections of rows, and the same as "Copy for IT" text (scrubbed). */
+export interface DiagnosticsReport {
+  sections: { title: string; rows: { label: string; value: string }[] }[];
+  text: string;
+}
+
+/**
  * The bridge exposed as `window.api`. Every method rejects with an `ApiError`
  * (`electron/shared/errors.ts`) carrying a kind and a message a person can act on.
  */
@@ -268,6 +350,34 @@ export interface VoiceReviewApi {
    * 30 seconds later if it still holds that text. At most 500 characters.
    */
   copySecret(text: string): Promise<void>;
+  /**
+   * Answers the proxy sign-in ask `id` ({@link ProxySignInPush}): the user name and password to
+   * try (kept in the keychain per proxy once the proxy accepts them), or null when cancelled.
+   */
+  answerProxySignIn(id: string, credentials: ProxyCredentialsInput | null): Promise<void>;
+  /** Settings → Network: imported CAs, the trust counts, the proxy in use. */
+  getNetworkSettings(): Promise<NetworkSettings>;
+  /**
+   * Imports a CA certificate (PEM or DER) the user picks in main's open dialog, after main's own
+   * confirmation dialog shows its subject, issuer, SHA-256 fingerprint and expiry.
+   * @throws ApiError `bad_input` with the reason when the file is not a valid, current CA certificate
+   */
+  importCaCertificate(): Promise<CaImportResult>;
+  /** Removes the imported CA with this SHA-256 fingerprint (the page confirms first). */
+  removeCaCertificate(fingerprint256: string): Promise<NetworkSettings>;
+  /**
+   * Diagnostics for IT: versions, key storage, update policy, trust, and how the active workspace
+   * is reached (proxy, TLS chain, a light request's time). No key, query string or SID in it.
+   */
+  getDiagnostics(): Promise<DiagnosticsReport>;
+  /** Opens the folder of main's log in the file manager. */
+  openLogsFolder(): Promise<void>;
+  /** The update's state now, or null where updates are not run (development, the harness). */
+  getUpdateState(): Promise<UpdateStatePush | null>;
+  /** "Restart to update": restarts now when no call plays, else as soon as playback stops. */
+  restartToUpdate(): Promise<void>;
+  /** The page's player started or stopped (a downloaded update never interrupts playback). */
+  setPlaybackState(playing: boolean): Promise<void>;
 }
 
 /** Names of the bridge methods; each is also its IPC channel name (prefixed `vr:`). */
@@ -315,6 +425,15 @@ const METHODS = {
   listRecentCalls: null,
   clearRecentCalls: null,
   copySecret: null,
+  answerProxySignIn: null,
+  getNetworkSettings: null,
+  importCaCertificate: null,
+  removeCaCertificate: null,
+  getDiagnostics: null,
+  openLogsFolder: null,
+  getUpdateState: null,
+  restartToUpdate: null,
+  setPlaybackState: null,
 } satisfies MethodTable<VoiceReviewApi>;
 
 /** Every method of {@link VoiceReviewApi}, in declaration order (preload and main iterate it). */
@@ -333,8 +452,15 @@ export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: ApiError
  * - `openLink`: a `voice-review://` link the OS handed to the app, already read by main
  *   ({@link OpenLinkPush}): the parsed link, or main's refusal in words; never the link's text.
  * - `menuCommand`: a native menu item that the page carries out ({@link MenuCommand}).
+ * - `proxySignIn`: a proxy asks for a user name and password ({@link ProxySignInPush}).
+ * - `updateState`: the update's new state ({@link UpdateStatePush}).
  */
-export const PUSH_CHANNELS = { openLink: 'vr:open-link', menuCommand: 'vr:menu-command' } as const;
+export const PUSH_CHANNELS = {
+  openLink: 'vr:open-link',
+  menuCommand: 'vr:menu-command',
+  proxySignIn: 'vr:proxy-sign-in',
+  updateState: 'vr:update-state',
+} as const;
 
 /** What main pushes on `PUSH_CHANNELS.openLink`: the link to open, or why it was refused. */
 export type OpenLinkPush = LinkParseResult;
@@ -342,9 +468,9 @@ export type OpenLinkPush = LinkParseResult;
 /**
  * What a native menu item asks the page to do: `open-link` shows the "Open link…" dialog,
  * `shortcuts` the keyboard shortcut sheet, `export` and `download` the transcript export and the
- * recording download of the call shown.
+ * recording download of the call shown, `diagnostics` the Diagnostics sheet (Help → Diagnostics).
  */
-export type MenuCommand = 'open-link' | 'shortcuts' | 'export' | 'download';
+export type MenuCommand = 'open-link' | 'shortcuts' | 'export' | 'download' | 'diagnostics';
 
 /** Every {@link MenuCommand}, for checking a pushed value. */
-export const MENU_COMMANDS: readonly MenuCommand[] = ['open-link', 'shortcuts', 'export', 'download'];
+export const MENU_COMMANDS: readonly MenuCommand[] = ['open-link', 'shortcuts', 'export', 'download', 'diagnostics'];

@@ -1,5 +1,6 @@
 /**
- * `npm run harness -- --base-url URL --api-key KEY --sid SID [--play SECONDS] [--screenshot FILE]`
+ * `npm run harness -- --base-url URL --api-key KEY --sid SID [--play SECONDS] [--screenshot FILE]
+ *   [--ca FILE] [--diagnose]`
  *
  * Checks one interaction in the built renderer (headless Chromium, real handlers) against any
  * server implementing the v1 interface, and prints ONE JSON line on stdout (interaction-check.ts
@@ -11,26 +12,38 @@
  * failed, unknown SID, ...), with the app's own words on stderr, never a bare timeout; 2 on bad
  * arguments. A screenshot is saved when --screenshot is given.
  * The key is read from --api-key or, better (it stays out of shell history), VOICE_REVIEW_API_KEY.
+ *
+ * On a company network: HTTPS_PROXY, HTTP_PROXY and NO_PROXY (either case) choose the proxy as in
+ * the app on a desk without a desktop proxy; a proxy that asks for a password gets the one in the
+ * proxy URL (`HTTPS_PROXY=http://user:password@host:port`), as nobody can answer the sign-in sheet
+ * here. `--ca FILE` trusts a CA certificate (PEM or DER) for this run, as importing it in
+ * Settings → Network does. `--diagnose` prints Diagnostics' "Copy for IT" text instead of the
+ * JSON line (`--sid` is then optional).
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Page } from 'playwright-core';
 import { ensureBuilt } from './build';
-import { startHarness } from './harness';
+import { startHarness, type Harness } from './harness';
+import { CaImportError, readCaFile } from '../../electron/main/network/ca-certificate';
 import { checkInteraction, NotShownError, wordsOf } from './interaction-check';
 
 const USAGE =
-  'Usage: npm run harness -- --base-url https://host/v1 --api-key KEY --sid interaction_<uuid> [--play SECONDS] [--screenshot FILE]\n' +
-  'The key may come from VOICE_REVIEW_API_KEY instead of --api-key.';
+  'Usage: npm run harness -- --base-url https://host/v1 --api-key KEY --sid interaction_<uuid> [--play SECONDS] [--screenshot FILE] [--ca FILE] [--diagnose]\n' +
+  'The key may come from VOICE_REVIEW_API_KEY instead of --api-key. The proxy comes from HTTPS_PROXY/HTTP_PROXY/NO_PROXY.';
 
 /** The command line, checked. */
 interface CliArgs {
   baseUrl: string;
   apiKey: string;
-  sid: string;
+  /** The call to check; absent with --diagnose alone. */
+  sid: string | undefined;
   playSeconds?: number;
   screenshot?: string;
+  /** A CA certificate file to trust for this run. */
+  ca?: string;
+  diagnose: boolean;
 }
 
 /** Reads the arguments; null (after printing why and the usage) when they are not usable. */
@@ -44,6 +57,8 @@ function readArgs(): CliArgs | null {
         sid: { type: 'string' },
         play: { type: 'string' },
         screenshot: { type: 'string' },
+        ca: { type: 'string' },
+        diagnose: { type: 'boolean' },
         help: { type: 'boolean' },
       },
     }));
@@ -57,12 +72,41 @@ function readArgs(): CliArgs | null {
   const sid = text('sid');
   const play = text('play');
   const playSeconds = play === undefined ? undefined : Number(play);
-  if (values.help || !baseUrl || !apiKey || !sid || (playSeconds !== undefined && !(playSeconds >= 0))) {
+  const diagnose = values.diagnose === true;
+  if (values.help || !baseUrl || !apiKey || (!sid && !diagnose) || (playSeconds !== undefined && !(playSeconds >= 0))) {
     console.error(USAGE);
     return null;
   }
   const screenshot = text('screenshot');
-  return { baseUrl, apiKey, sid, playSeconds, ...(screenshot ? { screenshot: resolve(screenshot) } : {}) };
+  const ca = text('ca');
+  return {
+    baseUrl,
+    apiKey,
+    sid,
+    playSeconds,
+    diagnose,
+    ...(screenshot ? { screenshot: resolve(screenshot) } : {}),
+    ...(ca ? { ca: resolve(ca) } : {}),
+  };
+}
+
+/**
+ * Trusts the CA certificate in `path` for this run (the same checks as Settings → Network).
+ * @throws NotShownError with the reason when the file cannot be read or is not a current CA
+ */
+async function trustCa(h: Harness, path: string): Promise<void> {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch {
+    throw new NotShownError(`The CA certificate file ${path} could not be read.`);
+  }
+  try {
+    for (const cert of readCaFile(bytes)) await h.stack.network.caStore.add(cert);
+  } catch (err) {
+    throw err instanceof CaImportError ? new NotShownError(err.message) : err;
+  }
+  await h.stack.network.trust.reload();
 }
 
 /**
@@ -93,14 +137,27 @@ async function main(): Promise<number> {
   const args = readArgs();
   if (!args) return 2;
   ensureBuilt();
-  const h = await startHarness();
+  const h = await startHarness({ proxyEnv: process.env });
+  // Nobody answers a sign-in sheet here: a proxy's password comes from the proxy URL.
+  h.setSignInPush(null);
   try {
+    if (args.ca) await trustCa(h, args.ca);
     await connect(h.page, args.baseUrl, args.apiKey);
+    if (args.diagnose && !args.sid) {
+      const diagnostics = await h.handlers.getDiagnostics([]);
+      if (!diagnostics.ok) throw new NotShownError(diagnostics.error.message);
+      process.stdout.write((diagnostics.value as { text: string }).text);
+      return 0;
+    }
     const report = await checkInteraction(
       h.page,
-      args.sid,
+      args.sid ?? '',
       args.playSeconds === undefined ? {} : { playSeconds: args.playSeconds },
     );
+    if (args.diagnose) {
+      const diagnostics = await h.handlers.getDiagnostics([]);
+      if (diagnostics.ok) process.stderr.write((diagnostics.value as { text: string }).text);
+    }
     if (args.screenshot) {
       mkdirSync(dirname(args.screenshot), { recursive: true });
       await h.page.screenshot({ path: args.screenshot });
@@ -110,6 +167,11 @@ async function main(): Promise<number> {
   } catch (err) {
     if (!(err instanceof NotShownError)) throw err;
     console.error(`The interaction could not be shown: ${err.message}`);
+    if (/proxy/i.test(err.message) && /sign/i.test(err.message)) {
+      console.error(
+        "Give the proxy's user name and password in the proxy URL: HTTPS_PROXY=http://user:password@host:port",
+      );
+    }
     return 1;
   } finally {
     await h.close();

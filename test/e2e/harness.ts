@@ -9,7 +9,7 @@
  * Used by the end-to-end tests and by `npm run harness` (harness-cli.ts, which reads the view
  * through interaction-check.ts).
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -22,7 +22,15 @@ import type { Session } from '../../electron/main/workspaces/session';
 import { answerWith } from '../fixtures/http-bridge';
 import { memoryClipboard } from '../fixtures/memory-clipboard';
 import { extractInteractionSid } from '../../electron/shared/sid';
-import { createIpcMainStandIn, installPreload, IPC_RESULT_PATH, type IpcMainStandIn } from '../fixtures/preload-bridge';
+import {
+  createIpcMainStandIn,
+  installPreload,
+  IPC_RESULT_PATH,
+  pushToRenderer,
+  type IpcMainStandIn,
+} from '../fixtures/preload-bridge';
+import { PUSH_CHANNELS } from '../../electron/shared/contract';
+import type { SignInPush } from '../../electron/main/network/network-service';
 
 /** Repository root. */
 export const ROOT = resolve(__dirname, '../..');
@@ -68,6 +76,8 @@ export interface HarnessMain {
   ipcMain: IpcMainStandIn;
   /** Lines main logged (refused and failed calls), redacted as in the app. */
   mainLog: string[];
+  /** Where main's proxy sign-in asks go (the page, once one is open); null: no window, asks are cancelled. */
+  setSignInPush(push: SignInPush | null): void;
   close(): Promise<void>;
 }
 
@@ -77,7 +87,7 @@ export interface HarnessMain {
  */
 export interface HarnessMainOptions extends Pick<
   MainStackOptions,
-  'chooseSavePath' | 'confirmWeakKeyStorage' | 'clipboard'
+  'chooseSavePath' | 'confirmWeakKeyStorage' | 'clipboard' | 'chooseOpenPath' | 'confirmInMain' | 'proxyEnv'
 > {
   /** The settings folder; the caller owns it and removes it. Default: a fresh folder, removed at close. */
   userDataDir?: string;
@@ -131,6 +141,7 @@ export async function startHarnessMain(extra: HarnessMainOptions = {}): Promise<
   if (address === null || typeof address === 'string') throw new Error('The harness server has no port.');
   const origin = `http://127.0.0.1:${address.port}`;
 
+  let signInPush: SignInPush | null = null;
   const stack = createMainStack({
     userDataDir: userData,
     secrets,
@@ -145,6 +156,12 @@ export async function startHarnessMain(extra: HarnessMainOptions = {}): Promise<
     ...(extra.confirmWeakKeyStorage ? { confirmWeakKeyStorage: extra.confirmWeakKeyStorage } : {}),
     // The system clipboard's stand-in: main's copies of secrets land here, not on the desk's clipboard.
     clipboard: extra.clipboard ?? memoryClipboard(),
+    ...(extra.chooseOpenPath ? { chooseOpenPath: extra.chooseOpenPath } : {}),
+    ...(extra.confirmInMain ? { confirmInMain: extra.confirmInMain } : {}),
+    // The machine's own proxy variables never leak into a test: a test (or the CLI) passes them.
+    proxyEnv: extra.proxyEnv ?? {},
+    signInPush: () => signInPush,
+    app: { name: 'Voice Review', version: packageVersion() },
   });
   const ipcMain = createIpcMainStandIn();
   registerIpc(ipcMain, stack);
@@ -154,6 +171,9 @@ export async function startHarnessMain(extra: HarnessMainOptions = {}): Promise<
     secrets,
     ipcMain,
     mainLog,
+    setSignInPush: (push) => {
+      signInPush = push;
+    },
     async close() {
       await new Promise<void>((ok) => server.close(() => ok()));
       server.closeAllConnections();
@@ -207,6 +227,11 @@ export async function startHarness(
     pageErrors.push(at ? `${msg.text()} (${at})` : msg.text());
   });
 
+  main.setSignInPush((push) => {
+    void pushToRenderer(page, PUSH_CHANNELS.proxySignIn, push).catch(() => undefined);
+    return true;
+  });
+
   const url = `${main.origin}/index.html`;
   await page.goto(url);
 
@@ -224,6 +249,15 @@ export async function startHarness(
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/** The app's version from package.json (Diagnostics shows it). */
+function packageVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version?: string }).version ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
 }
 
 /** What the harness's server answers besides the app's files. */

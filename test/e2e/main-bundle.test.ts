@@ -12,7 +12,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { execSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,6 +47,8 @@ const record = {
   singleInstanceLockAsked: false,
   protocolClients: [] as unknown[][],
   menu: null as MenuTemplate | null,
+  /** URLs main asked Chromium's proxy resolution for (`session.resolveProxy`). */
+  proxyAsked: [] as string[],
 };
 let ready = false;
 let outDir: string;
@@ -153,6 +155,10 @@ const fakeElectron = {
       setPermissionCheckHandler: (fn: Handler) => (record.permissionCheck = fn),
       webRequest: { onHeadersReceived: (fn: Handler) => (record.headersReceived = fn) },
       setPreloads: () => undefined,
+      resolveProxy: (url: string) => {
+        record.proxyAsked.push(url);
+        return Promise.resolve('DIRECT');
+      },
     },
   },
   safeStorage: {
@@ -174,6 +180,19 @@ const fakeElectron = {
   webContents: { getAllWebContents: () => [] },
 };
 
+/** electron-updater's `autoUpdater` stood in: records the checks main asks for. */
+const fakeUpdater = Object.assign(new EventEmitter(), {
+  checks: 0,
+  autoDownload: false,
+  autoInstallOnAppQuit: false,
+  checkForUpdates() {
+    this.checks += 1;
+    return Promise.resolve(null);
+  },
+  quitAndInstall: () => undefined,
+});
+let resourcesDir: string;
+
 const moduleWithLoad = Module as unknown as { _load: (request: string, ...rest: unknown[]) => unknown };
 const originalLoad = moduleWithLoad._load;
 let stopCatching: () => void = () => undefined;
@@ -183,8 +202,14 @@ beforeAll(() => {
   outDir = mkdtempSync(join(ROOT, 'out-bundle-test-'));
   userData = mkdtempSync(join(tmpdir(), 'vr-main-userdata-'));
   execSync(`npx electron-vite build --outDir ${JSON.stringify(outDir)}`, { cwd: ROOT, stdio: 'pipe' });
+  // A packaged build with an update feed (electron-builder writes app-update.yml from `publish`).
+  resourcesDir = mkdtempSync(join(tmpdir(), 'vr-main-resources-'));
+  writeFileSync(join(resourcesDir, 'app-update.yml'), 'provider: generic\nurl: https://updates.invalid/\n');
+  (process as { resourcesPath?: string }).resourcesPath = resourcesDir;
+  delete process.env.VOICE_REVIEW_DISABLE_UPDATES;
   moduleWithLoad._load = function load(request: string, ...rest: unknown[]) {
     if (request === 'electron') return fakeElectron;
+    if (request === 'electron-updater') return { autoUpdater: fakeUpdater };
     return originalLoad.call(this, request, ...rest);
   };
   const requireFromRoot = createRequire(join(ROOT, 'package.json'));
@@ -201,6 +226,8 @@ afterAll(() => {
   moduleWithLoad._load = originalLoad;
   rmSync(outDir, { recursive: true, force: true });
   rmSync(userData, { recursive: true, force: true });
+  rmSync(resourcesDir, { recursive: true, force: true });
+  delete (process as { resourcesPath?: string }).resourcesPath;
 });
 
 const SID = 'interaction_1b4e28ba-2fa1-11d2-883f-0016d3cca427';
@@ -211,6 +238,38 @@ const window = async () => {
 };
 
 describe('the built main process', () => {
+  it("asks Chromium (the session) for the proxy of the API's requests", async () => {
+    await window();
+    // A service nothing answers for: the request fails, but only after the route was chosen.
+    const connect = record.ipcHandlers.get(channelOf('connect'))!;
+    const result = (await connect(
+      { senderFrame: { url: 'app://voice-review/index.html' } },
+      { name: 'Desk', baseUrl: 'https://127.0.0.1:9/v1', apiKey: 'desk-key-123' },
+    )) as { ok: boolean };
+    expect(result.ok).toBe(false);
+    expect(record.proxyAsked).toContain('https://127.0.0.1:9/v1/phones');
+  });
+
+  it('starts the updater when the build has a feed and no policy turns it off, and tells the page its state', async () => {
+    await window();
+    await vi.waitFor(() => expect(fakeUpdater.checks).toBe(1), { timeout: 10_000 });
+    expect(fakeUpdater.autoDownload).toBe(true);
+    const getUpdateState = record.ipcHandlers.get(channelOf('getUpdateState'))!;
+    const state = (await getUpdateState({ senderFrame: { url: 'app://voice-review/index.html' } })) as {
+      ok: boolean;
+      value: { status: string } | null;
+    };
+    expect(state).toEqual({ ok: true, value: { status: 'idle', lastCheckedAtMs: null } });
+    fakeUpdater.emit('update-available', { version: '9.9.9', releaseNotes: 'Faster waveforms.' });
+    fakeUpdater.emit('download-progress', { percent: 40, bytesPerSecond: 1000, transferred: 40, total: 100 });
+    const win = await window();
+    expect(win.sent.filter(([channel]) => channel === PUSH_CHANNELS.updateState).at(-1)?.[1]).toMatchObject({
+      status: 'downloading',
+      release: { version: '9.9.9', notes: 'Faster waveforms.' },
+      progress: { percent: 40 },
+    });
+  });
+
   it('forces the sandbox and registers the app and recording schemes before ready', () => {
     expect(record.sandboxEnabledBeforeReady).toBe(true);
     const app = record.privilegedSchemes.find((s) => s.scheme === 'app');

@@ -85,6 +85,10 @@ export function installFakeApi(replies: Replies = {}): FakeApi {
     listRecentCalls: ok([]),
     listPhones: ok([]),
     listWebhooks: ok([]),
+    // A desk without a proxy or imported CAs, and no updater (as in development).
+    getNetworkSettings: ok({ certificates: [], trust: { bundled: 140, system: null, imported: 0 }, proxy: null }),
+    getUpdateState: ok(null),
+    setPlaybackState: ok(undefined),
     ...replies,
   };
   const calls = Object.fromEntries(API_METHODS.map((m) => [m, [] as unknown[][]])) as FakeApi['calls'];

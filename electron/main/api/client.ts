@@ -38,6 +38,7 @@ import {
   type RetryOptions,
 } from './retry';
 import type { Resolver } from './destination';
+import type { MainNetwork } from '../network/main-network';
 import {
   createRecordingFetcher,
   createRecordingTransport,
@@ -62,8 +63,13 @@ export interface ClientOptions {
   retry?: RetryOptions;
   /** Waits `ms` milliseconds between two attempts of a read (default: a timer); tests pass a fake clock. */
   wait?: (ms: number) => Promise<void>;
-  /** Injected fetch (tests); defaults to the global one. Not used for recordings. */
+  /** Injected fetch (tests); wins over `network`. Not used for recordings. */
   fetch?: typeof fetch;
+  /**
+   * Main's network (network/main-network.ts): the desk's proxy, sign-in and trust for the API's
+   * requests and the recordings alike. Without it (and without `fetch`), Node's fetch direct.
+   */
+  network?: Pick<MainNetwork, 'send' | 'recordingTransport' | 'baseClass'> | undefined;
   /**
    * Resolves host names for recording downloads (default `dns.lookup`); tests map test names to
    * refused addresses with it. Recording connections are refused by address class at this lookup.
@@ -107,10 +113,11 @@ export interface ApiClient {
 /** Creates a client for one workspace. Does no I/O until a method is called. */
 export function createApiClient(options: ClientOptions): ApiClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const network = options.fetch ? undefined : options.network;
   const link: Link = {
     baseUrl,
     apiKey: options.apiKey,
-    doFetch: options.fetch ?? fetch,
+    send: network ? network.send : overFetch(options.fetch ?? fetch),
     timeoutMs: options.timeoutMs ?? REQUEST_TIMEOUT_SECONDS.default * 1000,
     host: safeHost(baseUrl),
     retry: resolveRetryOptions(options.retry),
@@ -118,8 +125,17 @@ export function createApiClient(options: ClientOptions): ApiClient {
   };
   let transport: RecordingTransport | null = options.recordingTransport ?? null;
   const recording = (url: string): RecordingFetcher => {
-    transport ??= createRecordingTransport(baseUrl, link.timeoutMs, options.recordingResolver);
-    return createRecordingFetcher({ url, baseUrl, apiKey: link.apiKey, timeoutMs: link.timeoutMs, transport });
+    transport ??= network
+      ? network.recordingTransport(baseUrl, options.recordingResolver)
+      : createRecordingTransport(baseUrl, link.timeoutMs, options.recordingResolver);
+    return createRecordingFetcher({
+      url,
+      baseUrl,
+      apiKey: link.apiKey,
+      timeoutMs: link.timeoutMs,
+      transport,
+      ...(network ? { baseClass: () => network.baseClass(baseUrl) } : {}),
+    });
   };
   const get = <S extends z.ZodType>(path: string, schema: S, what: string) => request(link, 'GET', path, schema, what);
   return {
@@ -146,7 +162,8 @@ interface Link {
   /** Base URL without a trailing slash. */
   baseUrl: string;
   apiKey: string;
-  doFetch: typeof fetch;
+  /** One exchange; `timeoutMs` is the attempt's timeout. */
+  send: Send;
   /** Timeout of one attempt, in milliseconds. */
   timeoutMs: number;
   /** Host of the base URL, as shown in messages. */
@@ -157,6 +174,18 @@ interface Link {
 }
 
 type Method = 'GET' | 'PUT' | 'POST' | 'DELETE';
+
+/** One HTTP exchange of the client (main-network.ts `NetworkSend`). */
+type Send = (
+  url: string,
+  init: { method: string; headers: Record<string, string>; body?: string | undefined; redirect?: 'error' },
+  timeoutMs: number,
+) => Promise<Response>;
+
+/** A {@link Send} over a fetch function, with the timeout as its abort signal. */
+function overFetch(doFetch: typeof fetch): Send {
+  return (url, init, timeoutMs) => doFetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+}
 
 /**
  * One path segment. `.` and `..` are dot-segments that URL parsing resolves away (sending
@@ -213,13 +242,11 @@ async function attemptOnce(
   };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   try {
-    const response = await link.doFetch(`${link.baseUrl}${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(link.timeoutMs),
-      redirect: 'error',
-    });
+    const response = await link.send(
+      `${link.baseUrl}${path}`,
+      { method, headers, body: body === undefined ? undefined : JSON.stringify(body), redirect: 'error' },
+      link.timeoutMs,
+    );
     if (!last && RETRYABLE_STATUSES.has(response.status)) {
       // The body of an answer that is retried is never shown; stop reading it.
       await response.body?.cancel().catch(() => undefined);

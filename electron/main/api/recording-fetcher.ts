@@ -17,7 +17,9 @@
  *   answers are never read.
  */
 import { Agent, fetch as undiciFetch } from 'undici';
-import { guardedLookup, hopProblem, UnsafeDestinationError, type Resolver } from './destination';
+import { baseAddressClass, guardedLookup, systemResolver, type AddressClass } from '../network/address-class';
+import { limitTransfer, RECORDING_TRANSFER_LIMITS, TransferLimitError } from '../network/transfer-limits';
+import { hopProblem, type Resolver } from './destination';
 import {
   MAX_RECORDING_BYTES,
   MAX_REDIRECTS,
@@ -76,16 +78,24 @@ export interface RecordingFetcherConfig {
   /** Wait for headers and longest stall of the body, in milliseconds. */
   timeoutMs: number;
   transport: RecordingTransport;
+  /**
+   * The class of the workspace's server for the destination rules (its literal host, else the
+   * API connection's peer address); default: the literal host's, else unknown.
+   */
+  baseClass?: () => AddressClass | null;
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 /**
- * The default transport for a workspace: undici's fetch through an Agent whose connections resolve
- * names with {@link guardedLookup} (`resolve` is the seam tests replace with a stand-in).
+ * A direct transport for a workspace (no proxy, Node's roots; tests and tools without main's
+ * network): undici's fetch through an Agent whose connections resolve names with
+ * {@link guardedLookup}, every address checked (`resolve` is the seam tests replace with a
+ * stand-in). The app uses network/main-network.ts's transport instead.
  */
 export function createRecordingTransport(baseUrl: string, timeoutMs: number, resolve?: Resolver): RecordingTransport {
-  const agent = new Agent({ connect: { lookup: guardedLookup(baseUrl, resolve), timeout: timeoutMs } });
+  const lookup = guardedLookup(() => baseAddressClass({ baseUrl }), resolve ?? systemResolver);
+  const agent = new Agent({ connect: { lookup, timeout: timeoutMs } });
   return async (url, init) => (await undiciFetch(url, { ...init, dispatcher: agent })) as unknown as Response;
 }
 
@@ -121,7 +131,7 @@ async function follow(
   const seen = new Set<string>();
   const timer = stallTimer(config.timeoutMs, options.signal);
   for (let hop = 0; ; hop++) {
-    const problem = hopProblem(url, previous, base);
+    const problem = hopProblem(url, previous, base, config.baseClass ? config.baseClass() : undefined);
     if (problem) throw unsafeDestination(problem);
     keyAttached &&= url.origin === base.origin;
     seen.add(url.href);
@@ -212,8 +222,12 @@ function transportFailure(err: unknown, timer: StallTimer, timeoutMs: number, si
   if (signal?.aborted && !timer.timedOut) return err;
   if (timer.timedOut) return recordingTimedOut(timeoutMs);
   let cause: unknown = err;
-  for (let depth = 0; depth < 4 && cause instanceof Error; depth++) {
-    if (cause instanceof UnsafeDestinationError) return unsafeDestination(cause.rule);
+  for (let depth = 0; depth < 5 && cause instanceof Error; depth++) {
+    const { code, rule } = cause as { code?: unknown; rule?: unknown };
+    // A refused address (the guarded lookup's, or a proxied host's check).
+    if (code === 'VR_UNSAFE_DESTINATION' && typeof rule === 'string') return unsafeDestination(rule);
+    // The proxy's or the TLS layer's problem, already in words (network/main-network.ts).
+    if (code === 'VR_WORDED_NETWORK') return new RecordingError('unreachable', cause.message);
     cause = cause.cause;
   }
   return recordingUnreachable();
@@ -221,14 +235,18 @@ function transportFailure(err: unknown, timer: StallTimer, timeoutMs: number, si
 
 /**
  * The body, read on demand: each read waits at most `timeoutMs` for the next chunk (a stall is a
- * `timed_out` error), and more than {@link MAX_RECORDING_BYTES} is a `too_large` error.
+ * `timed_out` error), a body that trickles (under 1 KB/s over 30 s of waiting, or more than
+ * 15 minutes of waiting in all: transfer-limits.ts) is a `timed_out` error too, and more than
+ * {@link MAX_RECORDING_BYTES} is a `too_large` error.
  */
 function guardedBody(
   body: ReadableStream<Uint8Array>,
   timer: StallTimer,
   timeoutMs: number,
 ): ReadableStream<Uint8Array> {
-  const reader = body.getReader();
+  // The stall is the timer's (it also aborts the exchange); the rate and the deadline are the limiter's.
+  const limited = limitTransfer(body, { ...RECORDING_TRANSFER_LIMITS, stallMs: 2_147_483_647 }, 'The recording server');
+  const reader = limited.getReader();
   let total = 0;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -246,7 +264,13 @@ function guardedBody(
       } catch (err) {
         timer.done();
         const error =
-          err instanceof RecordingError ? err : timer.timedOut ? recordingTimedOut(timeoutMs) : recordingUnreachable();
+          err instanceof RecordingError
+            ? err
+            : err instanceof TransferLimitError
+              ? new RecordingError('timed_out', err.message)
+              : timer.timedOut
+                ? recordingTimedOut(timeoutMs)
+                : recordingUnreachable();
         await reader.cancel().catch(() => undefined);
         controller.error(error);
       }

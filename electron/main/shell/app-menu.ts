@@ -5,7 +5,7 @@
  *   is in the app menu). Export and Download are shown disabled until the page can carry them out;
  * - Edit: Electron's standard roles, so copy and paste work in every field and selection;
  * - View: zoom in, out and reset, full screen; reload and DevTools only when not packaged;
- * - Help: Keyboard shortcuts, and About (in the app menu on macOS).
+ * - Help: Keyboard shortcuts, Diagnostics (for IT), and About (in the app menu on macOS).
  * Items the page carries out send a {@link MenuCommand} to it (`PUSH_CHANNELS.menuCommand`).
  */
 import type { MenuItemConstructorOptions } from 'electron';
@@ -82,6 +82,7 @@ export function applicationMenuTemplate(
     submenu: [
       // No accelerator: "?" is the page's own shortcut, and a menu accelerator would take it from text fields.
       { id: 'shortcuts', label: 'Keyboard Shortcuts', click: () => send('shortcuts') },
+      { id: 'diagnostics', label: 'Diagnostics', click: () => send('diagnostics') },
       ...(mac ? [] : [separator, { role: 'about' } as const]),
     ],
   };

@@ -5,7 +5,7 @@
  * {@link IpcResult}: errors travel as data, never as exceptions.
  */
 import { z } from 'zod';
-import type { ApiMethod, DeleteResult, IpcResult } from '$shared/contract';
+import type { ApiMethod, DeleteResult, IpcResult, UpdateStatePush } from '$shared/contract';
 import type { Interaction } from '$shared/domain';
 import { ApiError } from '$shared/errors';
 import { isSid } from '$shared/sid';
@@ -26,6 +26,8 @@ import type { RecentCallsStore } from '../workspaces/recent-calls';
 import type { ActiveWorkspaceReads } from '../workspaces/active-workspace';
 import type { Session } from '../workspaces/session';
 import type { SecretClipboard } from './secret-clipboard';
+import type { NetworkService, SignInBroker } from '../network/network-service';
+import type { Diagnostics } from '../network/diagnostics-service';
 
 /** A handler: positional arguments as received over IPC (untrusted) -> result as data. */
 export type Handler = (args: unknown[]) => Promise<IpcResult<unknown>>;
@@ -50,6 +52,19 @@ export interface HandlerOptions {
   onUnexpected?: (method: ApiMethod, err: unknown) => void;
   /** The clipboard secrets are copied to (and cleared from); without it `copySecret` is refused. */
   secretClipboard?: SecretClipboard | undefined;
+  /** Settings → Network and the proxy sign-in sheet's answers. */
+  network: NetworkService & Pick<SignInBroker, 'answer'>;
+  /** Diagnostics for IT. */
+  diagnostics: Diagnostics;
+  /** The app's updates; null where they are not run (development, the harness). */
+  updates: () => UpdatesBridge | null;
+}
+
+/** What the handlers ask of the running update controller. */
+export interface UpdatesBridge {
+  state(): UpdateStatePush;
+  requestRestart(): void;
+  setPlaying(playing: boolean): void;
 }
 
 const e164 = z.string().refine(isE164, E164_HINT);
@@ -147,6 +162,21 @@ const argSchemas = {
   listRecentCalls: z.tuple([]),
   clearRecentCalls: z.tuple([]),
   copySecret: z.tuple([z.string().min(1, 'There is nothing to copy.').max(500)]),
+  answerProxySignIn: z.tuple([
+    z.string().min(1).max(100),
+    z
+      .object({ username: z.string().min(1, 'Enter the user name.').max(500), password: z.string().max(1000) })
+      .strict()
+      .nullable(),
+  ]),
+  getNetworkSettings: z.tuple([]),
+  importCaCertificate: z.tuple([]),
+  removeCaCertificate: z.tuple([z.string().regex(/^[0-9A-F]{2}(:[0-9A-F]{2}){31}$/, 'Not a SHA-256 fingerprint.')]),
+  getDiagnostics: z.tuple([]),
+  openLogsFolder: z.tuple([]),
+  getUpdateState: z.tuple([]),
+  restartToUpdate: z.tuple([]),
+  setPlaybackState: z.tuple([z.boolean()]),
 } satisfies Record<ApiMethod, z.ZodType>;
 
 /** What each method does once its arguments passed their schema. */
@@ -191,6 +221,7 @@ function implementations(options: HandlerOptions): Implementations {
   return {
     ...recentCallsImplementations(options),
     ...exportImplementations(options),
+    ...networkImplementations(options),
     getSession: () => session.info(),
     connect: (input) => session.connect(input),
     openDemo: () => session.openDemo(),
@@ -281,6 +312,45 @@ function exportImplementations({
     getDownloadProgress: (sid) => Promise.resolve(exports.downloadProgress(sid)),
     cancelDownload: (sid) => {
       exports.cancelDownload(sid);
+      return Promise.resolve();
+    },
+  };
+}
+
+/** Settings → Network and the proxy sign-in sheet. */
+function networkImplementations({
+  network,
+  diagnostics,
+  updates,
+}: HandlerOptions): Pick<
+  Implementations,
+  | 'answerProxySignIn'
+  | 'getNetworkSettings'
+  | 'importCaCertificate'
+  | 'removeCaCertificate'
+  | 'getDiagnostics'
+  | 'openLogsFolder'
+  | 'getUpdateState'
+  | 'restartToUpdate'
+  | 'setPlaybackState'
+> {
+  return {
+    answerProxySignIn: (id, credentials) => {
+      network.answer(id, credentials);
+      return Promise.resolve();
+    },
+    getNetworkSettings: () => network.settings(),
+    importCaCertificate: () => network.importCa(),
+    removeCaCertificate: (fingerprint) => network.removeCa(fingerprint),
+    getDiagnostics: () => diagnostics.report(),
+    openLogsFolder: () => diagnostics.openLogsFolder(),
+    getUpdateState: () => Promise.resolve(updates()?.state() ?? null),
+    restartToUpdate: () => {
+      updates()?.requestRestart();
+      return Promise.resolve();
+    },
+    setPlaybackState: (playing) => {
+      updates()?.setPlaying(playing);
       return Promise.resolve();
     },
   };

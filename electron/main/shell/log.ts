@@ -69,6 +69,7 @@ export function registerIpcSecrets(method: ApiMethod, args: readonly unknown[]):
   if (method === 'changeWorkspaceKey') registerSecret(asString(args[1]));
   if (method === 'createSipTrunk') registerSecret(asString(field(args[0], 'sipPassword')));
   if (method === 'copySecret') registerSecret(asString(args[0]));
+  if (method === 'answerProxySignIn') registerSecret(asString(field(args[1], 'password')));
 }
 
 /**

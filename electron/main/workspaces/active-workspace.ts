@@ -11,6 +11,7 @@ import { ApiError, type ApiErrorData } from '$shared/errors';
 import { createApiClient, type ApiClient } from '../api/client';
 import type { Resolver } from '../api/destination';
 import type { ParsedInteraction } from '../api/schemas';
+import type { ClientOptions } from '../api/client';
 import { recordingLocation, type RecordingLocation } from '../recordings/recording-location';
 import type { StoredWorkspace } from './settings';
 import type { WorkspaceKeys } from '../keys/workspace-keys';
@@ -36,6 +37,8 @@ interface ActiveWorkspaceDeps {
   keys: WorkspaceKeys;
   startDemo: () => Promise<DemoHandle>;
   fetch?: typeof fetch | undefined;
+  /** Main's network (proxy, sign-in, trust) for the client's requests and recordings. */
+  network?: ClientOptions['network'];
   /** Resolves names for recording downloads (tests map names to refused addresses); default DNS. */
   recordingResolver?: Resolver | undefined;
   /** Told when the recordings seen are forgotten (the run's recording cache deletes its files). */
@@ -152,6 +155,7 @@ class ActiveWorkspaceState implements ActiveWorkspace {
       apiKey,
       timeoutMs: this.deps.registry.timeoutMs(),
       fetch: this.deps.fetch,
+      network: this.deps.network,
       ...(this.deps.recordingResolver ? { recordingResolver: this.deps.recordingResolver } : {}),
     });
     this.active = { workspace, apiKey, client };

@@ -5,7 +5,7 @@
  */
 import type { ConnectionTestResult } from '$shared/contract';
 import { ApiError } from '$shared/errors';
-import { createApiClient } from '../api/client';
+import { createApiClient, type ClientOptions } from '../api/client';
 
 /** What a connection test talks to. */
 interface ConnectionTarget {
@@ -15,6 +15,8 @@ interface ConnectionTarget {
   /** Timeout of the one request, in milliseconds (the request timeout preference). */
   timeoutMs: number;
   fetch?: typeof fetch | undefined;
+  /** Main's network: the proxy, sign-in and trust the workspace's own requests use. */
+  network?: ClientOptions['network'];
 }
 
 function hostOf(baseUrl: string): string {
@@ -38,6 +40,7 @@ export async function testConnection(target: ConnectionTarget): Promise<Connecti
     apiKey: target.apiKey,
     timeoutMs: target.timeoutMs,
     fetch: target.fetch,
+    network: target.network,
     retry: { attempts: 1 },
   });
   try {

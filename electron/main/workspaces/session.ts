@@ -36,7 +36,7 @@ import {
   type ActiveWorkspaceReads,
   type DemoHandle,
 } from './active-workspace';
-import { createApiClient } from '../api/client';
+import { createApiClient, type ClientOptions } from '../api/client';
 import type { Resolver } from '../api/destination';
 import { testConnection } from './connection-test';
 import type { SecretStore } from '../keys/keychain';
@@ -68,6 +68,8 @@ export interface SessionDeps {
   secrets: SecretStore | KeyStorage;
   startDemo: () => Promise<DemoHandle>;
   fetch?: typeof fetch;
+  /** Main's network (proxy, sign-in, trust) for every request of the session's clients. */
+  network?: ClientOptions['network'];
   /** Resolves names for recording downloads (tests map names to refused addresses); default DNS. */
   recordingResolver?: Resolver | undefined;
   /** Told when the recordings seen are forgotten (the workspace was switched, removed or cleared). */
@@ -117,6 +119,7 @@ interface Parts {
   keys: WorkspaceKeys;
   active: ActiveWorkspace;
   fetch: typeof fetch | undefined;
+  network: ClientOptions['network'];
   recordingSrcPrefix: string | null;
 }
 
@@ -129,6 +132,7 @@ export function createSession(deps: SessionDeps): Session {
     keys,
     startDemo: deps.startDemo,
     fetch: deps.fetch,
+    network: deps.network,
     recordingResolver: deps.recordingResolver,
     onRecordingsForgotten: deps.onRecordingsForgotten,
   });
@@ -137,6 +141,7 @@ export function createSession(deps: SessionDeps): Session {
     keys,
     active,
     fetch: deps.fetch,
+    network: deps.network,
     recordingSrcPrefix: deps.recordingSrcPrefix ?? null,
   };
   let queue: Promise<unknown> = Promise.resolve();
@@ -202,13 +207,13 @@ async function sessionInfo({ registry, keys, active, recordingSrcPrefix }: Parts
  * workspace (its key, and its name when one is given) instead of adding another. On any failure
  * nothing is stored.
  */
-async function connect({ registry, keys, active, fetch }: Parts, input: ConnectInput): Promise<void> {
+async function connect({ registry, keys, active, fetch, network }: Parts, input: ConnectInput): Promise<void> {
   const base = normalizeBaseUrl(input.baseUrl);
   if (!base.ok) throw badInput(base.message);
   const apiKey = checkKey(input.apiKey);
   const givenName = checkName(input.name, true);
   // A cheap authenticated read proves the URL and the key before anything is saved.
-  await createApiClient({ baseUrl: base.url, apiKey, timeoutMs: registry.timeoutMs(), fetch }).listPhones();
+  await createApiClient({ baseUrl: base.url, apiKey, timeoutMs: registry.timeoutMs(), fetch, network }).listPhones();
   const s = await registry.settings();
   const existing = s.workspaces.find((w) => w.baseUrl === base.url && w.id !== DEMO_WORKSPACE_ID);
   const name = givenName || existing?.name || new URL(base.url).host;
@@ -252,14 +257,24 @@ async function renameWorkspace({ registry, active }: Parts, id: string, name: st
  * @throws ApiError `bad_input` (unknown id, demo workspace, empty key), the read's error
  *   (`unauthorized`, `network`, ...) or `keychain`; in each case nothing changed.
  */
-async function changeWorkspaceKey({ registry, keys, active, fetch }: Parts, id: string, apiKey: string): Promise<void> {
+async function changeWorkspaceKey(
+  { registry, keys, active, fetch, network }: Parts,
+  id: string,
+  apiKey: string,
+): Promise<void> {
   const stored = await registry.find(id);
   if (stored.id === DEMO_WORKSPACE_ID) throw badInput('The demo workspace has no key to change.');
   // A saved base URL that breaks the rule is never sent anything, not even a new key to try.
   if (stored.baseUrlProblem !== undefined) throw savedBaseUrlError(stored);
   const newKey = checkKey(apiKey);
   // Tried before it is stored: a key the server refuses never replaces one that works.
-  const client = createApiClient({ baseUrl: stored.baseUrl, apiKey: newKey, timeoutMs: registry.timeoutMs(), fetch });
+  const client = createApiClient({
+    baseUrl: stored.baseUrl,
+    apiKey: newKey,
+    timeoutMs: registry.timeoutMs(),
+    fetch,
+    network,
+  });
   await client.listPhones();
   await keys.store(stored, newKey);
   active.keyChanged(stored, newKey);
@@ -284,7 +299,7 @@ async function removeWorkspace({ registry, keys, active }: Parts, id: string): P
  * Tests a saved workspace's base URL and key with one GET /phones (timeout from the preferences).
  * Resolves with the verdict, also when the test fails; rejects only for an unknown id.
  */
-async function testWorkspace({ registry, active, fetch }: Parts, id: string): Promise<ConnectionTestResult> {
+async function testWorkspace({ registry, active, fetch, network }: Parts, id: string): Promise<ConnectionTestResult> {
   await active.ensureRestored();
   const stored = await registry.find(id);
   let target: { workspace: WorkspaceInfo; apiKey: string };
@@ -295,7 +310,7 @@ async function testWorkspace({ registry, active, fetch }: Parts, id: string): Pr
     return { ok: false, problem: stored.baseUrlProblem === undefined ? 'keychain' : 'bad_url', message: err.message };
   }
   const { workspace, apiKey } = target;
-  return testConnection({ baseUrl: workspace.baseUrl, apiKey, timeoutMs: registry.timeoutMs(), fetch });
+  return testConnection({ baseUrl: workspace.baseUrl, apiKey, timeoutMs: registry.timeoutMs(), fetch, network });
 }
 
 /** No workspace active any more; workspaces and keys are kept. */

@@ -220,7 +220,9 @@ describe('destination rules', () => {
     expect(addressClass('::')).toBe('unspecified');
     expect(addressClass('0.0.0.0')).toBe('unspecified');
     expect(addressClass('172.32.0.1')).toBe('public');
-    expect(addressClass('2001:db8::1')).toBe('public');
+    expect(addressClass('2606:4700::1111')).toBe('public');
+    // Documentation addresses no real server has are refused too.
+    expect(addressClass('2001:db8::1')).toBe('documentation');
   });
 });
 

@@ -14,5 +14,12 @@ declare global {
 
 /** The pushes from main, or subscriptions that never fire when no preload exposed them. */
 export function appEvents(): AppEvents {
-  return window.appEvents ?? { onOpenLink: () => () => undefined, onMenuCommand: () => () => undefined };
+  return (
+    window.appEvents ?? {
+      onOpenLink: () => () => undefined,
+      onMenuCommand: () => () => undefined,
+      onProxySignIn: () => () => undefined,
+      onUpdateState: () => () => undefined,
+    }
+  );
 }
