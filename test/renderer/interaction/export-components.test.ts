@@ -137,6 +137,7 @@ describe('recent calls', () => {
       fromNumber: '+14155550123',
       toNumber: '+14155550199',
       direction: 'inbound',
+      status: 'completed',
       startedAtMs: Date.UTC(2025, 2, 4, 10, 12),
       openedAtMs: 2,
     },
