@@ -74,8 +74,9 @@ export function createReviewQueue(userDataDir: string, now: () => number = Date.
     const next = pending.then(async () => {
       const file = await read();
       const calls = edit(file.workspaces[workspaceId] ?? []);
-      if (calls.length > 0) file.workspaces[workspaceId] = calls;
-      else delete file.workspaces[workspaceId];
+      file.workspaces = Object.fromEntries(
+        Object.entries({ ...file.workspaces, [workspaceId]: calls }).filter(([, kept]) => kept.length > 0),
+      );
       await writePrivateFile(path, `${JSON.stringify(file, null, 2)}\n`);
       return calls;
     });
