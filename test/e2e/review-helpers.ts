@@ -103,7 +103,7 @@ export async function showSideTab(page: Page, label: string): Promise<void> {
   await tab.click();
   await page.waitForFunction((name) => {
     const selected = document.querySelector('[role="tab"][aria-selected="true"]');
-    return selected?.textContent?.trim() === name;
+    return selected?.textContent.trim() === name;
   }, label);
 }
 

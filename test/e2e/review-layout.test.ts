@@ -74,7 +74,7 @@ async function nothingCut(selector: string): Promise<string[]> {
   return h.page.evaluate((root) => {
     const cut: string[] = [];
     for (const el of document.querySelectorAll<HTMLElement>(`${root} *`)) {
-      if (el.children.length > 0 || !el.textContent?.trim() || el.closest('.sr-only')) continue;
+      if (el.children.length > 0 || !el.textContent.trim() || el.closest('.sr-only')) continue;
       // A queued call not opened yet is named by its SID, cut short on purpose (its tooltip has it whole).
       if (el.closest('.sid')) continue;
       if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflow !== 'visible') cut.push(el.textContent);

@@ -9,6 +9,7 @@ import { statusTone, type StatusTone } from '../call-status';
 
 /** What a list entry shows. `full` is the whole entry in words (its tooltip). */
 export interface CallLine {
+  sid: string;
   numbers: string;
   time: string;
   status: string | null;
@@ -18,10 +19,11 @@ export interface CallLine {
 
 /** The entry of `sid`, from what `known` (its recent call) says about it, else its SID alone. */
 export function callLine(sid: string, known: RecentCall | undefined, nowMs: number = Date.now()): CallLine {
-  if (!known) return { numbers: sid, time: 'Not opened yet', status: null, tone: 'neutral', full: sid };
+  if (!known) return { sid, numbers: sid, time: 'Not opened yet', status: null, tone: 'neutral', full: sid };
   const numbers = `${formatE164(known.fromNumber)} → ${formatE164(known.toNumber)}`;
   const status = known.status === null ? null : humanize(known.status);
   return {
+    sid,
     numbers,
     time: formatShortTime(known.startedAtMs, nowMs),
     status,
