@@ -19,6 +19,7 @@ import { registeredSecrets, registerIpcSecrets, registerSecret, registeringSecre
 import { createPeaksService, type PeaksService } from './peaks/service';
 import { createWorkerDecoder, type PeaksDecoder } from './peaks/worker-decoder';
 import { createRecentCalls } from './workspaces/recent-calls';
+import { createReviewQueue } from './workspaces/review-queue';
 import { createRecordingCache, type RecordingCache } from './recordings/recording-cache';
 import { createRecordingHandler } from './recordings/recording-protocol';
 import type { KeyStorage } from './keys/secret-storage';
@@ -256,6 +257,7 @@ export function createMainStack(options: MainStackOptions): MainStack {
       openFolder: options.openFolder,
     }),
     updates: options.updates ?? (() => null),
+    reviewQueue: createReviewQueue(options.userDataDir),
     onUnexpected: (method, err) => {
       log.error(`Unexpected failure in ${method}:`, err);
       options.onUnexpected?.(method, err);

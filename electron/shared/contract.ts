@@ -8,9 +8,10 @@ import type { Interaction, Phone, PhoneUpdate, SipTrunk, SipTrunkCreate, Webhook
 import type { ApiErrorData } from './errors';
 import type { DownloadProgress, SaveResult } from './file-saving';
 import type { RecentCall } from './recent-calls';
+import type { QueuedCall } from './review-queue';
 import type { TranscriptFormat } from './transcript-export';
 
-export type { DownloadProgress, RecentCall, SaveResult };
+export type { DownloadProgress, QueuedCall, RecentCall, SaveResult };
 
 /** The workspace the app is connected to. The API key is never part of it. */
 export interface WorkspaceInfo {
@@ -378,6 +379,16 @@ export interface VoiceReviewApi {
   restartToUpdate(): Promise<void>;
   /** The page's player started or stopped (a downloaded update never interrupts playback). */
   setPlaybackState(playing: boolean): Promise<void>;
+  /** The active workspace's review queue, in the order added (empty without a workspace). */
+  getQueue(): Promise<QueuedCall[]>;
+  /** Appends the interaction SIDs not queued yet to the active workspace's queue; returns the queue. */
+  addToQueue(sids: string[]): Promise<QueuedCall[]>;
+  /** Marks queued call `sid` reviewed or not; returns the queue. */
+  setQueueReviewed(sid: string, reviewed: boolean): Promise<QueuedCall[]>;
+  /** Takes call `sid` out of the queue; returns the queue. */
+  removeFromQueue(sid: string): Promise<QueuedCall[]>;
+  /** Empties the active workspace's queue (the renderer confirms first); returns the empty queue. */
+  clearQueue(): Promise<QueuedCall[]>;
 }
 
 /** Names of the bridge methods; each is also its IPC channel name (prefixed `vr:`). */
@@ -434,6 +445,11 @@ const METHODS = {
   getUpdateState: null,
   restartToUpdate: null,
   setPlaybackState: null,
+  getQueue: null,
+  addToQueue: null,
+  setQueueReviewed: null,
+  removeFromQueue: null,
+  clearQueue: null,
 } satisfies MethodTable<VoiceReviewApi>;
 
 /** Every method of {@link VoiceReviewApi}, in declaration order (preload and main iterate it). */

@@ -9,6 +9,8 @@ export interface RecentCall {
   toNumber: string | null;
   /** Open set: `inbound` is one value. */
   direction: string | null;
+  /** Status as the server sent it (open set: `completed`, `failed`…), or null. */
+  status: string | null;
   /** Start of the call, in milliseconds since the Unix epoch, or null. */
   startedAtMs: number | null;
   /** When it was last opened in Voice Review, in milliseconds since the Unix epoch. */

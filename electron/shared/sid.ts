@@ -19,6 +19,18 @@ export function extractInteractionSid(text: string): string | null {
   return `interaction_${match[1].toLowerCase()}`;
 }
 
+/**
+ * Every interaction SID in pasted text (a ticket's text, several links, a list), in the order they
+ * first appear, once each, UUIDs lower-cased; empty when the text holds none. (Spec 2.)
+ */
+export function extractInteractionSids(text: string): string[] {
+  const found = new Set<string>();
+  for (const match of text.matchAll(new RegExp(`interaction_(${UUID})(?![0-9a-f])`, 'gi'))) {
+    if (match[1] !== undefined) found.add(`interaction_${match[1].toLowerCase()}`);
+  }
+  return [...found];
+}
+
 /** True when `value` is exactly `<prefix>_<uuid>` (e.g. `isSid('agent', x)` for agent SIDs). */
 export function isSid(prefix: 'interaction' | 'agent' | 'phone' | 'sip', value: string): boolean {
   return new RegExp(`^${prefix}_${UUID}$`, 'i').test(value);

@@ -2,7 +2,8 @@
  * Accessibility end to end: axe-core checks every screen of the app in Chromium, in the light and
  * the dark theme (the page follows `prefers-color-scheme`, emulated here), and finds no serious
  * or critical violation. Screens: Connect (the welcome screen before any workspace), a demo call
- * under review with its waveform drawn, Phones with a phone open, SIP trunks, Webhooks with the
+ * under review with its waveform drawn, the review queue (a reviewed call, the side panel's Timing
+ * tab, the Export menu open), a call without a recording, Phones with a phone open, SIP trunks, Webhooks with the
  * delete confirmation open, and Settings. Also here: an excerpt of picked transcript entries read
  * back from the clipboard, and screenshots of a call in either theme (test-artifacts/call-light.png,
  * call-dark.png) and of a picked range in the dark theme (dark-mode.png).
@@ -85,6 +86,39 @@ describe.each(THEMES)('axe in the %s theme', (theme) => {
     await waitForWaveform(h.page);
     expect(await seriousViolations()).toEqual([]);
     await h.page.screenshot({ path: join(ARTIFACTS_DIR, `call-${theme}.png`) });
+  });
+
+  it('Calls: a queue of three calls, one reviewed, with the side panel on Timing', async () => {
+    await openDemoAfresh(h);
+    await h.handlers.clearQueue([]);
+    const others = (await h.session.info()).demoInteractions.map((d) => d.sid).filter((sid) => sid !== call.sid);
+    const sids = [call.sid, ...others.slice(0, 2)];
+    await h.page.evaluate((text) => {
+      const data = new DataTransfer();
+      data.setData('text/plain', text);
+      document.body.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true }));
+    }, sids.join('\n'));
+    const queue = h.page.getByRole('region', { name: 'Queue' });
+    await expect.poll(() => queue.getByRole('button', { name: /^Open call \d of 3/ }).count()).toBe(3);
+    await h.page.keyboard.press('r');
+    await queue.getByText('1 of 3 reviewed').waitFor();
+    await h.page.getByRole('tab', { name: 'Timing' }).click();
+    await h.page.getByRole('region', { name: 'Turn timing' }).waitFor();
+    await h.page.getByRole('button', { name: 'Export', exact: true }).click();
+    expect(await seriousViolations()).toEqual([]);
+    await h.page.keyboard.press('Escape');
+    await h.handlers.clearQueue([]);
+  });
+
+  it('Calls: a call without a recording', async () => {
+    await openDemoAfresh(h);
+    const calls: Interaction[] = [];
+    for (const demo of (await h.session.info()).demoInteractions) {
+      const result = await h.handlers.getInteraction([demo.sid]);
+      if (result.ok) calls.push(result.value as Interaction);
+    }
+    await showInteraction(h.page, calls.find((c) => !c.recording.available)!.sid);
+    expect(await seriousViolations()).toEqual([]);
   });
 
   it('Phones with a phone open', async () => {

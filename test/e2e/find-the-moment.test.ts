@@ -14,7 +14,7 @@ import type { Interaction } from '../../electron/shared/domain';
 import { ensureBuilt } from './build';
 import { ARTIFACTS_DIR, openDemoAfresh, showInteraction, startHarness, type Harness } from './harness';
 import { checkPageErrorsEachTest } from './page-errors';
-import { blurFocus, mediaTimeSeconds, waitForWaveform } from './review-helpers';
+import { blurFocus, mediaTimeSeconds, showSideTab, waitForWaveform } from './review-helpers';
 
 /** The demo's mono call with one slow reply, and its stereo call with the agent on the right. */
 const SLOW_REPLY_SID = 'interaction_5e1a7c3d-9b24-4f6e-8a10-c2d4e6f80a13';
@@ -68,6 +68,7 @@ describe('finding the moment in the demo workspace', () => {
     const replyAt = entry?.offsetSeconds ?? Number.NaN;
 
     // Measured in the audio: no note saying the figures come from the log.
+    await showSideTab(page, 'Timing');
     const timing = page.getByRole('region', { name: 'Turn timing' });
     await timing
       .getByRole('button', { name: `Longest reply: ${gapSeconds.toFixed(1)} s. Listen from there` })
@@ -127,6 +128,7 @@ describe('finding the moment in the demo workspace', () => {
   it('keeps the slow-reply threshold across a reload (the page localStorage)', async () => {
     const page = h.page;
     await showInteraction(page, SLOW_REPLY_SID);
+    await showSideTab(page, 'Timing');
     const field = page.getByRole('spinbutton', { name: 'Flag replies slower than' });
     await field.fill('5');
     await page
@@ -136,6 +138,7 @@ describe('finding the moment in the demo workspace', () => {
 
     await openDemoAfresh(h);
     await showInteraction(page, SLOW_REPLY_SID);
+    await showSideTab(page, 'Timing');
     expect(await field.inputValue()).toBe('5');
     await field.fill('1.5');
     await page

@@ -20,7 +20,7 @@ import {
   type Harness,
 } from './harness';
 import { checkPageErrorsEachTest } from './page-errors';
-import { activeEntry, clickEntry, transcriptSize, waitForWaveform, waveformDrawn } from './review-helpers';
+import { activeEntry, clickEntry, showSideTab, transcriptSize, waitForWaveform, waveformDrawn } from './review-helpers';
 
 let h: Harness;
 let call: Interaction;
@@ -79,6 +79,7 @@ describe('reviewing a call by SID', () => {
     await expect.poll(() => details.getByText(call.sid).isVisible()).toBe(true);
     // The variables and the transcript are built a task after the player: showInteraction waited for them.
     const firstVariable = Object.keys(call.variables).sort()[0]!;
+    await showSideTab(h.page, 'Variables');
     await expect.poll(() => h.page.getByRole('rowheader', { name: firstVariable }).isVisible()).toBe(true);
     const size = await transcriptSize(h.page);
     expect(size.setSize).toBe(call.log.length);
@@ -165,6 +166,7 @@ describe('reviewing a call by SID', () => {
 
   it('cross-checks the number the call used against the phones, and opens its phone', async () => {
     await showInteraction(h.page, call.sid);
+    await showSideTab(h.page, 'Routing');
     const routing = h.page.getByRole('region', { name: 'Phone routing' });
     const side = call.direction === 'outbound' ? 'Placed from' : 'Came in on';
     await routing.getByText(side).waitFor();

@@ -94,6 +94,19 @@ export async function waitForWaveform(page: Page, timeoutMs = 20_000): Promise<v
   );
 }
 
+/**
+ * Brings the call's side panel tab `label` forward (Details, Timing, Routing, Variables), as a
+ * click on it does.
+ */
+export async function showSideTab(page: Page, label: string): Promise<void> {
+  const tab = page.getByRole('tab', { name: label, exact: true });
+  await tab.click();
+  await page.waitForFunction((name) => {
+    const selected = document.querySelector('[role="tab"][aria-selected="true"]');
+    return selected?.textContent.trim() === name;
+  }, label);
+}
+
 /** Takes the focus off whatever has it, as a click on an empty part of the page does, so keys go to the page. */
 export async function blurFocus(page: Page): Promise<void> {
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());

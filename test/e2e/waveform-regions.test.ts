@@ -130,7 +130,7 @@ describe('the waveform of a call', () => {
     if (!box) throw new Error('No waveform box');
     await h.page.mouse.move(box.x + box.width * 0.15, box.y + 30);
     await h.page.mouse.move(box.x + box.width * 0.16, box.y + 32);
-    await expect.poll(() => h.page.getByText(/^(Agent|User): \S/).count()).toBe(1);
+    await expect.poll(() => h.page.getByText(/^(Agent|Caller): \S/).count()).toBe(1);
 
     // Search matches become ticks, following each keystroke.
     await h.page.getByLabel('Search the transcript').fill('you');

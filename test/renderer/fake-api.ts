@@ -83,6 +83,7 @@ export function installFakeApi(replies: Replies = {}): FakeApi {
   // a fresh account no phones or webhooks (a shown call cross-checks its number against them).
   const current: Record<string, unknown> = {
     listRecentCalls: ok([]),
+    getQueue: ok([]),
     listPhones: ok([]),
     listWebhooks: ok([]),
     // A desk without a proxy or imported CAs, and no updater (as in development).

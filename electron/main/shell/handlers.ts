@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { ApiMethod, DeleteResult, IpcResult, UpdateStatePush } from '$shared/contract';
 import type { Interaction } from '$shared/domain';
 import { ApiError } from '$shared/errors';
+import { REVIEW_QUEUE_MAX } from '$shared/review-queue';
 import { isSid } from '$shared/sid';
 import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '$shared/transcript-export';
 import {
@@ -23,6 +24,7 @@ import type { ApiClient } from '../api/client';
 import type { ExportsService } from '../exports/service';
 import type { PeaksService } from '../peaks/service';
 import type { RecentCallsStore } from '../workspaces/recent-calls';
+import type { ReviewQueueStore } from '../workspaces/review-queue';
 import type { ActiveWorkspaceReads } from '../workspaces/active-workspace';
 import type { Session } from '../workspaces/session';
 import type { SecretClipboard } from './secret-clipboard';
@@ -48,6 +50,8 @@ export interface HandlerOptions {
   exports: ExportsService;
   /** The recent calls list (a call is filed once its lookup succeeded). */
   recentCalls: RecentCallsStore;
+  /** The review queue of each workspace. */
+  reviewQueue: ReviewQueueStore;
   /** Called with unexpected (non-ApiError) failures, for the log. Must not include secrets. */
   onUnexpected?: (method: ApiMethod, err: unknown) => void;
   /** The clipboard secrets are copied to (and cleared from); without it `copySecret` is refused. */
@@ -177,6 +181,11 @@ const argSchemas = {
   getUpdateState: z.tuple([]),
   restartToUpdate: z.tuple([]),
   setPlaybackState: z.tuple([z.boolean()]),
+  getQueue: z.tuple([]),
+  addToQueue: z.tuple([z.array(interactionSid).min(1, 'Paste at least one interaction SID.').max(REVIEW_QUEUE_MAX)]),
+  setQueueReviewed: z.tuple([interactionSid, z.boolean()]),
+  removeFromQueue: z.tuple([interactionSid]),
+  clearQueue: z.tuple([]),
 } satisfies Record<ApiMethod, z.ZodType>;
 
 /** What each method does once its arguments passed their schema. */
@@ -222,6 +231,7 @@ function implementations(options: HandlerOptions): Implementations {
     ...recentCallsImplementations(options),
     ...exportImplementations(options),
     ...networkImplementations(options),
+    ...reviewQueueImplementations(options),
     getSession: () => session.info(),
     connect: (input) => session.connect(input),
     openDemo: () => session.openDemo(),
@@ -267,6 +277,7 @@ function recentCallsImplementations({
   activeWorkspace: active,
   recordingSrc,
   recentCalls,
+  reviewQueue,
 }: HandlerOptions): Pick<
   Implementations,
   'getInteraction' | 'removeWorkspace' | 'listRecentCalls' | 'clearRecentCalls'
@@ -286,6 +297,7 @@ function recentCallsImplementations({
     removeWorkspace: async (id) => {
       const info = await session.removeWorkspace(id);
       await recentCalls.clear(id).catch(() => undefined);
+      await reviewQueue.clear(id).catch(() => undefined);
       return info;
     },
     listRecentCalls: async () => {
@@ -296,6 +308,38 @@ function recentCallsImplementations({
       const id = activeId();
       if (id !== null) await recentCalls.clear(id);
     },
+  };
+}
+
+/**
+ * The review queue's methods, each on the active workspace's queue; without an active workspace
+ * the queue reads empty and a change is refused in words.
+ */
+function reviewQueueImplementations({
+  activeWorkspace: active,
+  reviewQueue,
+}: HandlerOptions): Pick<
+  Implementations,
+  'getQueue' | 'addToQueue' | 'setQueueReviewed' | 'removeFromQueue' | 'clearQueue'
+> {
+  const activeId = (): string => {
+    const id = active.workspace()?.id;
+    if (id === undefined)
+      throw new ApiError({
+        kind: 'bad_input',
+        message: 'Open a workspace first: the review queue belongs to a workspace.',
+      });
+    return id;
+  };
+  return {
+    getQueue: async () => {
+      const id = active.workspace()?.id;
+      return id === undefined ? [] : reviewQueue.list(id);
+    },
+    addToQueue: (sids) => reviewQueue.add(activeId(), sids),
+    setQueueReviewed: (sid, reviewed) => reviewQueue.setReviewed(activeId(), sid, reviewed),
+    removeFromQueue: (sid) => reviewQueue.remove(activeId(), sid),
+    clearQueue: () => reviewQueue.clear(activeId()),
   };
 }
 

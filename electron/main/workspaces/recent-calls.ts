@@ -17,7 +17,10 @@ import { writePrivateFile } from '../shell/private-file';
 export const RECENT_CALLS_FILE = 'recent-calls.json';
 
 /** The interaction fields a recent call keeps. */
-export type RecentCallSource = Pick<Interaction, 'sid' | 'fromNumber' | 'toNumber' | 'direction' | 'startedAtMs'>;
+export type RecentCallSource = Pick<
+  Interaction,
+  'sid' | 'fromNumber' | 'toNumber' | 'direction' | 'status' | 'startedAtMs'
+>;
 
 /** See {@link createRecentCalls}. Methods reject only when the file cannot be written. */
 export interface RecentCallsStore {
@@ -35,6 +38,7 @@ const recentCallSchema = z.object({
   fromNumber: nullableString,
   toNumber: nullableString,
   direction: nullableString,
+  status: nullableString,
   startedAtMs: z.number().nullable().catch(null),
   openedAtMs: z.number(),
 });
@@ -92,6 +96,7 @@ export function createRecentCalls(userDataDir: string, now: () => number = Date.
           fromNumber: interaction.fromNumber,
           toNumber: interaction.toNumber,
           direction: interaction.direction,
+          status: interaction.status,
           startedAtMs: interaction.startedAtMs,
           openedAtMs: now(),
         };

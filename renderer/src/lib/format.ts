@@ -42,6 +42,32 @@ export function formatLocalTime(epochMs: number | null | undefined): string {
   return dateTime.format(new Date(epochMs));
 }
 
+const shortDate = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
+const shortTime = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
+const shortYear = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+
+/**
+ * An epoch time in milliseconds, short, for lists (the full time belongs in a tooltip, see
+ * {@link formatLocalTime}): the time alone today, the day and time this year, the date before
+ * that; `—` when unknown.
+ * @param nowMs the present, in milliseconds since the epoch (tests pass their own)
+ */
+export function formatShortTime(epochMs: number | null | undefined, nowMs: number = Date.now()): string {
+  if (epochMs === null || epochMs === undefined || !Number.isFinite(epochMs)) return '—';
+  const at = new Date(epochMs);
+  const now = new Date(nowMs);
+  if (at.toDateString() === now.toDateString()) return shortTime.format(at);
+  if (at.getFullYear() === now.getFullYear()) return `${shortDate.format(at)}, ${shortTime.format(at)}`;
+  return shortYear.format(at);
+}
+
+/** An ISO 8601 string as {@link formatShortTime}; the raw text when it does not parse. */
+export function formatIsoShort(iso: string | null | undefined, nowMs: number = Date.now()): string {
+  if (!iso) return '—';
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? iso : formatShortTime(ms, nowMs);
+}
+
 /** An ISO 8601 string (spec 2 timestamps) in local time; the raw text when it does not parse. */
 export function formatIsoLocal(iso: string | null | undefined): string {
   if (!iso) return '—';

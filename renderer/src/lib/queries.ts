@@ -6,7 +6,14 @@
  * nothing else calls `api()`.
  */
 import type { QueryClient } from '@tanstack/svelte-query';
-import type { ConnectInput, PeaksProgress, Preferences, RecordingProblem, WorkspaceInfo } from '$shared/contract';
+import type {
+  ConnectInput,
+  PeaksProgress,
+  Preferences,
+  QueuedCall,
+  RecordingProblem,
+  WorkspaceInfo,
+} from '$shared/contract';
 import type { Phone, PhoneUpdate, SipTrunk, SipTrunkCreate, Webhook } from '$shared/domain';
 import type { TranscriptFormat } from '$shared/transcript-export';
 import { api } from './api';
@@ -25,6 +32,7 @@ export const keys = {
   webhooks: (workspaceId: string) => ['workspace', workspaceId, 'webhooks'] as const,
   webhook: (workspaceId: string, sid: string) => ['workspace', workspaceId, 'webhook', sid] as const,
   recentCalls: (workspaceId: string) => ['workspace', workspaceId, 'recent-calls'] as const,
+  queue: (workspaceId: string) => ['workspace', workspaceId, 'queue'] as const,
   downloadProgress: (workspaceId: string, sid: string) => ['workspace', workspaceId, 'download-progress', sid] as const,
 };
 
@@ -243,6 +251,41 @@ export function recentCallsQuery(workspaceId: string) {
     queryFn: () => api().listRecentCalls(),
     staleTime: 0,
     refetchOnMount: 'always' as const,
+  };
+}
+
+/** The workspace's review queue (contract `getQueue`), in the order added; main keeps it across restarts. */
+export function queueQuery(workspaceId: string) {
+  return { queryKey: keys.queue(workspaceId), queryFn: () => api().getQueue() };
+}
+
+/** A change to the review queue, as the mutation's variables. */
+export type QueueChange =
+  | { kind: 'add'; sids: string[] }
+  | { kind: 'reviewed'; sid: string; reviewed: boolean }
+  | { kind: 'remove'; sid: string }
+  | { kind: 'clear' };
+
+/**
+ * Changes the workspace's review queue (contract `addToQueue`, `setQueueReviewed`,
+ * `removeFromQueue`, `clearQueue`); main answers with the queue as it is afterwards, which
+ * replaces the cached one.
+ */
+export function queueMutation(client: QueryClient, workspaceId: string) {
+  return {
+    mutationFn: (change: QueueChange) => {
+      switch (change.kind) {
+        case 'add':
+          return api().addToQueue(change.sids);
+        case 'reviewed':
+          return api().setQueueReviewed(change.sid, change.reviewed);
+        case 'remove':
+          return api().removeFromQueue(change.sid);
+        case 'clear':
+          return api().clearQueue();
+      }
+    },
+    onSuccess: (queue: QueuedCall[]) => client.setQueryData(keys.queue(workspaceId), queue),
   };
 }
 

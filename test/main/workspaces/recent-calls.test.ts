@@ -25,6 +25,7 @@ const call = (n: number): RecentCallSource => ({
   fromNumber: '+14155550123',
   toNumber: '+14155550199',
   direction: 'inbound',
+  status: 'completed',
   startedAtMs: 1_700_000_000_000 + n,
 });
 
@@ -70,6 +71,7 @@ describe('recent calls store', () => {
       'openedAtMs',
       'sid',
       'startedAtMs',
+      'status',
       'toNumber',
     ]);
   });

@@ -32,9 +32,9 @@ async function showCall() {
 }
 
 describe('copying from a call under review', () => {
-  it('copies the SID from beside the call details, and says so', async () => {
+  it('copies the SID from the call header, and says so', async () => {
     const { user } = await showCall();
-    const details = screen.getByRole('region', { name: 'Call details' });
+    const details = screen.getByRole('region', { name: 'Call' });
 
     await user.click(within(details).getByRole('button', { name: 'Copy SID' }));
 
@@ -48,9 +48,9 @@ describe('copying from a call under review', () => {
     const media = mediaElement();
     loadMetadata(media, 120);
     advanceTo(media, 42.36);
-    const recording = screen.getByRole('region', { name: 'Recording' });
+    const header = screen.getByRole('region', { name: 'Call' });
 
-    await user.click(within(recording).getByRole('button', { name: 'Copy link at current time' }));
+    await user.click(within(header).getByRole('button', { name: 'Copy link at current time' }));
 
     const link = await navigator.clipboard.readText();
     expect(link).toBe(`voice-review://interactions/${SID}?t=42.4&workspace=${encodeURIComponent(WORKSPACE)}`);

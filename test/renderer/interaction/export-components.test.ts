@@ -55,9 +55,19 @@ describe('export menu', () => {
       { workspace: PRODUCTION, sid: SID, recordingAvailable: true },
       { exportTranscript: (_sid, format) => ok({ saved: `call.${format}` }) },
     );
+    const opener = screen.getByRole('button', { name: 'Export' });
+    expect(opener).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.queryByRole('button', { name: 'Export transcript as SRT' })).not.toBeInTheDocument();
+    await user.click(opener);
     await user.click(screen.getByRole('button', { name: 'Export transcript as SRT' }));
     expect(await screen.findByText('Transcript saved as call.srt.')).toBeInTheDocument();
     expect(fake.calls.exportTranscript).toEqual([[SID, 'srt']]);
+    // A choice closes the choices; Escape does too, giving the focus back to the button.
+    expect(opener).toHaveAttribute('aria-expanded', 'false');
+    await user.click(opener);
+    await user.keyboard('{Escape}');
+    expect(opener).toHaveAttribute('aria-expanded', 'false');
+    expect(opener).toHaveFocus();
   });
 
   it('carries out File > Download Recording… and File > Export… from the menu on the call shown', async () => {
@@ -85,6 +95,7 @@ describe('export menu', () => {
         cancelDownload: ok(undefined),
       },
     );
+    await user.click(screen.getByRole('button', { name: 'Export' }));
     await user.click(screen.getByRole('button', { name: 'Download recording' }));
     expect(await screen.findByText('0.5 MB of 1.0 MB')).toBeInTheDocument();
     expect(screen.getByRole('progressbar', { name: 'Download progress' })).toHaveAttribute('value', '500000');
@@ -102,13 +113,17 @@ describe('export menu', () => {
       { workspace: PRODUCTION, sid: SID, recordingAvailable: true },
       { downloadRecording: fail({ kind: 'bad_input', message }), getDownloadProgress: ok(null) },
     );
+    await user.click(screen.getByRole('button', { name: 'Export' }));
     await user.click(screen.getByRole('button', { name: 'Download recording' }));
     expect(await screen.findByText(message)).toBeInTheDocument();
   });
 
-  it('disables the download when the call has no recording', () => {
-    show(ExportMenu, { workspace: PRODUCTION, sid: SID, recordingAvailable: false });
-    expect(screen.getByRole('button', { name: 'Download recording' })).toBeDisabled();
+  it('disables the download when the call has no recording, saying why', async () => {
+    const { user } = show(ExportMenu, { workspace: PRODUCTION, sid: SID, recordingAvailable: false });
+    await user.click(screen.getByRole('button', { name: 'Export' }));
+    const download = screen.getByRole('button', { name: 'Download recording' });
+    expect(download).toBeDisabled();
+    expect(download).toHaveAttribute('title', expect.stringMatching(/^No recording: /));
   });
 });
 
@@ -137,6 +152,7 @@ describe('recent calls', () => {
       fromNumber: '+14155550123',
       toNumber: '+14155550199',
       direction: 'inbound',
+      status: 'completed',
       startedAtMs: Date.UTC(2025, 2, 4, 10, 12),
       openedAtMs: 2,
     },
@@ -149,7 +165,7 @@ describe('recent calls', () => {
       { workspace: PRODUCTION, onOpen },
       { listRecentCalls: ok(recent), clearRecentCalls: ok(undefined) },
     );
-    await user.click(await screen.findByRole('button', { name: `Open call ${SID}` }));
+    await user.click(await screen.findByRole('button', { name: new RegExp(`^Open call .*${SID}`) }));
     expect(onOpen).toHaveBeenCalledWith(SID);
     await user.click(screen.getByRole('button', { name: 'Clear' }));
     const dialog = screen.getByRole('dialog', { name: 'Clear recent calls?' });

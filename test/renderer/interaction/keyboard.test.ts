@@ -11,7 +11,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { SHORTCUTS } from '../../../renderer/src/lib/interaction/shortcuts';
 import { demoSession, fail, ok } from '../fake-api';
 import { loadMetadata, mediaElement } from '../fake-media';
-import { SID, slowReplyCall, useFakePlayer } from './review-fixtures';
+import { showSideTab, SID, slowReplyCall, useFakePlayer } from './review-fixtures';
 import { renderWorkspace } from '../render-app';
 
 vi.mock('wavesurfer.js', async () => (await import('../fake-wavesurfer')).wavesurferModule);
@@ -114,10 +114,16 @@ describe('Calls view keyboard: shortcuts anywhere in the view', () => {
   it.each([
     ['the SID field', () => screen.getByRole('textbox', { name: 'Interaction SID' })],
     ['the transcript search', () => screen.getByRole('searchbox', { name: 'Search the transcript' })],
-    ['the slow-reply threshold', () => screen.getByRole('spinbutton', { name: 'Flag replies slower than' })],
+    [
+      'the slow-reply threshold',
+      async () => {
+        await showSideTab('Timing');
+        return screen.findByRole('spinbutton', { name: 'Flag replies slower than' });
+      },
+    ],
   ])('does nothing while typing in %s', async (_, field) => {
     const { user, audio } = await openCall();
-    const target = field();
+    const target = await field();
     await user.click(target);
 
     await user.keyboard(' kjlnp[[]/?{ArrowRight}{ArrowLeft}{Shift>}{ArrowRight}{/Shift}{ArrowDown}');

@@ -3,9 +3,18 @@
  * for media and layout installed around each test (wavesurfer.js itself is mocked in each test
  * file, since vi.mock is hoisted per file).
  */
+import { screen } from '@testing-library/svelte';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { interaction, logEntry } from '../fake-api';
 import { installFakeLayout, installFakeMedia } from '../fake-media';
+
+/**
+ * Brings the call's side panel tab `label` (Details, Timing, Routing, Variables) forward, as a
+ * click on it does, once the call's view shows the tabs.
+ */
+export async function showSideTab(label: string): Promise<void> {
+  (await screen.findByRole('tab', { name: label })).click();
+}
 
 export const SID = 'interaction_1b4e28ba-2fa1-11d2-883f-0016d3cca427';
 export const OTHER_SID = 'interaction_6fa459ea-ee8a-3ca4-894e-db77e160355e';

@@ -13,7 +13,7 @@ import { requestOpenInteraction } from '../../../renderer/src/lib/interaction/op
 import { SLOW_REPLY_STORAGE_KEY } from '../../../renderer/src/lib/interaction/timing-settings';
 import { demoSession, fail, interaction, ok, type Replies } from '../fake-api';
 import { loadMetadata, mediaElement } from '../fake-media';
-import { OTHER_SID, SID, slowReplyCall, useFakePlayer } from './review-fixtures';
+import { OTHER_SID, showSideTab, SID, slowReplyCall, useFakePlayer } from './review-fixtures';
 import { renderWorkspace } from '../render-app';
 
 vi.mock('wavesurfer.js', async () => (await import('../fake-wavesurfer')).wavesurferModule);
@@ -41,7 +41,11 @@ async function showCall(user: Awaited<ReturnType<typeof openWorkspace>>['user'],
 }
 
 const transcript = () => screen.getByRole('region', { name: /Transcript/ });
-const timingPanel = () => screen.getByRole('region', { name: 'Turn timing' });
+/** The side panel's Turn timing, brought forward. */
+async function timingPanel() {
+  await showSideTab('Timing');
+  return screen.findByRole('region', { name: 'Turn timing' });
+}
 
 describe('Calls view: flagged replies and the timing summary', () => {
   it('marks the slow reply on its row, in words a screen reader reads', async () => {
@@ -61,7 +65,7 @@ describe('Calls view: flagged replies and the timing summary', () => {
     await showCall(user);
     loadMetadata(mediaElement(), 120);
 
-    const panel = await screen.findByRole('region', { name: 'Turn timing' });
+    const panel = await timingPanel();
     expect(within(panel).getByText(/estimated from the transcript times/)).toBeVisible();
     await user.click(within(panel).getByRole('button', { name: 'Longest reply: 3.6 s. Listen from there' }));
     expect(mediaElement().currentTime).toBeCloseTo(5.4, 5);
@@ -71,7 +75,7 @@ describe('Calls view: flagged replies and the timing summary', () => {
   it('keeps the threshold the reviewer sets, for this call and the next ones', async () => {
     const { user, fake } = await openWorkspace();
     await showCall(user);
-    const field = await within(timingPanel()).findByRole('spinbutton', { name: 'Flag replies slower than' });
+    const field = await within(await timingPanel()).findByRole('spinbutton', { name: 'Flag replies slower than' });
     expect(field).toHaveAccessibleDescription('1 moment flagged. N and P go through them.');
 
     await user.clear(field);
@@ -87,7 +91,9 @@ describe('Calls view: flagged replies and the timing summary', () => {
     expect(await screen.findByRole('heading', { name: 'Outbound call' })).toBeInTheDocument();
     fake.reply('getInteraction', ok(call));
     await showCall(user, SID);
-    expect(await within(timingPanel()).findByRole('spinbutton', { name: 'Flag replies slower than' })).toHaveValue(4);
+    expect(
+      await within(await timingPanel()).findByRole('spinbutton', { name: 'Flag replies slower than' }),
+    ).toHaveValue(4);
     expect(within(transcript()).queryByText(/Slow reply/)).not.toBeInTheDocument();
   });
 
@@ -95,7 +101,7 @@ describe('Calls view: flagged replies and the timing summary', () => {
     localStorage.setItem(SLOW_REPLY_STORAGE_KEY, 'not a number');
     const { user } = await openWorkspace();
     await showCall(user);
-    const field = await within(timingPanel()).findByRole('spinbutton', { name: 'Flag replies slower than' });
+    const field = await within(await timingPanel()).findByRole('spinbutton', { name: 'Flag replies slower than' });
     expect(field).toHaveValue(1.5);
 
     await user.clear(field);
@@ -163,7 +169,7 @@ describe('Calls view: requests to open a call', () => {
 
     mediaElement().dispatchEvent(new Event('playing'));
     expect(await screen.findByRole('region', { name: /Transcript/ })).toBeInTheDocument();
-    expect(screen.getByRole('region', { name: 'Turn timing' })).toBeInTheDocument();
+    expect(await timingPanel()).toBeInTheDocument();
   });
 
   it('shows a call asked for before the view was there, without playing when no time was asked', async () => {

@@ -9,6 +9,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { Phone } from '$shared/domain';
 import { demoSession, fail, interaction, ok, webhook } from '../fake-api';
 import { renderWorkspace } from '../render-app';
+import { showSideTab } from './review-fixtures';
 
 vi.mock('wavesurfer.js', async () => (await import('../fake-wavesurfer')).wavesurferModule);
 
@@ -46,6 +47,7 @@ async function showCall(replies: Parameters<typeof renderWorkspace>[1]) {
 describe('Calls view: phone routing', () => {
   it('shows that the number the call came in on now routes to another agent, and opens the phone', async () => {
     const { fake, user } = await showCall({ listPhones: ok([phone]), getPhone: ok(phone), listWebhooks: ok([hook]) });
+    await showSideTab('Routing');
     const panel = await screen.findByRole('region', { name: 'Phone routing' });
     expect(await within(panel).findByText(/This number now routes inbound calls to another agent/)).toBeInTheDocument();
     expect(within(panel).getByText('Front desk')).toBeInTheDocument();
@@ -69,9 +71,10 @@ describe('Calls view: phone routing', () => {
       }),
       listWebhooks: ok([]),
     });
+    await showSideTab('Routing');
     const panel = await screen.findByRole('region', { name: 'Phone routing' });
     expect(await within(panel).findByText('The phones or webhooks could not be loaded')).toBeInTheDocument();
     expect(within(panel).getByRole('button', { name: /Retry|Try again/ })).toBeInTheDocument();
-    expect(screen.getByRole('region', { name: 'Call details' })).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Call' })).toBeInTheDocument();
   });
 });

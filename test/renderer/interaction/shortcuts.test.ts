@@ -7,8 +7,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { FlaggedMoment } from '../../../renderer/src/lib/interaction/analysis/types';
 import { adjacentFlag, flagsByEntry } from '../../../renderer/src/lib/interaction/flagged-moments';
-import { handleReviewKeydown, type ReviewKeyTargets } from '../../../renderer/src/lib/interaction/review-keys';
-import { SHORTCUTS, shortcutFor } from '../../../renderer/src/lib/interaction/shortcuts';
+import {
+  handleQueueKeydown,
+  handleReviewKeydown,
+  type ReviewKeyTargets,
+} from '../../../renderer/src/lib/interaction/review-keys';
+import { isQueueAction, SHORTCUTS, shortcutFor } from '../../../renderer/src/lib/interaction/shortcuts';
 
 function flag(startSeconds: number, kind: FlaggedMoment['kind'] = 'slow_turn', entryIndex: number | null = 1) {
   return { kind, startSeconds, endSeconds: startSeconds + 2, entryIndex, label: `Moment at ${startSeconds}` };
@@ -89,7 +93,7 @@ describe('every shortcut acts on the stub', () => {
 
   it('covers every shortcut of the table', () => {
     const keys = new Set(cases.map(([key]) => (key.length === 1 ? key.toLowerCase() : key)));
-    for (const shortcut of SHORTCUTS) {
+    for (const shortcut of SHORTCUTS.filter((s) => !isQueueAction(s.action))) {
       for (const chord of shortcut.chords) expect(keys).toContain(chord.key);
     }
   });
@@ -99,6 +103,45 @@ describe('every shortcut acts on the stub', () => {
     for (const key of [' ', 'j', 'ArrowRight', ']', 'n']) expect(press(targets, key).handled).toBe(true);
     expect(press(targets, '?', { shiftKey: true }).handled).toBe(true);
     expect(targets.openHelp).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('the review queue’s keys', () => {
+  /** Fires a keydown on the body and hands it to both handlers, as the Calls view and the call's review do. */
+  function pressBoth(key: string, init: KeyboardEventInit = {}) {
+    const queue = { step: vi.fn<(d: 1 | -1) => void>(), toggleReviewed: vi.fn<() => void>() };
+    const review = stubTargets(20);
+    const event = new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true, ...init });
+    const results = { queue: false, review: false };
+    const listener = (e: KeyboardEvent) => {
+      results.review = handleReviewKeydown(e, review);
+      results.queue = handleQueueKeydown(e, queue);
+    };
+    window.addEventListener('keydown', listener);
+    document.body.dispatchEvent(event);
+    window.removeEventListener('keydown', listener);
+    return { queue, review, results };
+  }
+
+  it('moves through the queue with Alt+Down/Up and marks reviewed with R, touching nothing else', () => {
+    const down = pressBoth('ArrowDown', { altKey: true });
+    expect(down.results).toEqual({ queue: true, review: false });
+    expect(down.queue.step).toHaveBeenCalledWith(1);
+    expect(down.review.stepEntry).not.toHaveBeenCalled();
+    expect(pressBoth('ArrowUp', { altKey: true }).queue.step).toHaveBeenCalledWith(-1);
+    const r = pressBoth('r');
+    expect(r.queue.toggleReviewed).toHaveBeenCalledTimes(1);
+    expect(r.results.review).toBe(false);
+  });
+
+  it('leaves plain Up/Down to the transcript and Shift+arrows to skipping', () => {
+    const plain = pressBoth('ArrowDown');
+    expect(plain.results).toEqual({ queue: false, review: true });
+    expect(plain.review.stepEntry).toHaveBeenCalledWith(1);
+    const shifted = pressBoth('ArrowRight', { shiftKey: true });
+    expect(shifted.results.queue).toBe(false);
+    expect(shifted.review.player.skipBy).toHaveBeenCalledWith(30);
+    expect(pressBoth('r', { ctrlKey: true }).results.queue).toBe(false);
   });
 });
 
@@ -210,7 +253,9 @@ describe('the table', () => {
     expect(
       shortcutFor({ key: 'ArrowLeft', shiftKey: false, ctrlKey: false, metaKey: false, altKey: false })?.action,
     ).toEqual({ kind: 'skip', seconds: -5 });
-    const chords = SHORTCUTS.flatMap((s) => s.chords.map((c) => `${c.key}|${String(c.shift)}|${String(c.mod)}`));
+    const chords = SHORTCUTS.flatMap((s) =>
+      s.chords.map((c) => `${c.key}|${String(c.shift)}|${String(c.mod)}|${String(c.alt)}`),
+    );
     expect(new Set(chords).size).toBe(chords.length);
   });
 });

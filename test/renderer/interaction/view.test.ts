@@ -17,6 +17,7 @@ import type { Interaction } from '$shared/domain';
 import { requestFileCommand } from '../../../renderer/src/lib/interaction/file-command.svelte';
 import { deferred, demoSession, fail, interaction, ok, type Replies } from '../fake-api';
 import { renderWorkspace } from '../render-app';
+import { showSideTab } from './review-fixtures';
 import { fakeWaveSurfers } from '../fake-wavesurfer';
 import { advanceTo, failMedia, installFakeLayout, installFakeMedia, loadMetadata, mediaElement } from '../fake-media';
 
@@ -188,6 +189,7 @@ describe('Calls view: a call without a recording', () => {
   it('lists the variables by name', async () => {
     const { user } = await openWorkspace({ getInteraction: ok(call) });
     await lookUp(user, SID);
+    await showSideTab('Variables');
 
     const variables = await screen.findByRole('region', { name: 'Variables' });
     const rows = within(within(variables).getByRole('table')).getAllByRole('row');
@@ -208,7 +210,7 @@ describe('Calls view: a call without a recording', () => {
     const rows = within(transcript).getAllByRole('listitem');
     expect(rows.map((row) => row.textContent.replace(/\s+/g, ' ').trim())).toEqual([
       'Agent 0:00 Thanks for calling Sample Clinic.',
-      'User 0:05 I need to move my appointment.',
+      'Caller 0:05 I need to move my appointment.',
       'Tool call — lookup_patient(P-1234)',
       'Agent 1:11 Of course, which day suits you?',
     ]);
@@ -222,24 +224,20 @@ describe('Calls view: demo calls', () => {
     { sid: OTHER_SID, label: 'Prescription refill (no recording)' },
   ];
 
-  it('offers the demo SIDs in a list and loads the picked one', async () => {
+  it('offers the demo SIDs in the call list and loads the picked one', async () => {
     const { fake, user } = await openWorkspace(
       { getInteraction: (sid) => ok(interaction({ sid, direction: sid === OTHER_SID ? 'outbound' : 'inbound' })) },
       demos,
     );
 
-    const select = screen.getByRole('combobox', { name: 'Demo calls' });
+    const list = screen.getByRole('region', { name: 'Demo calls' });
     expect(
-      within(select)
-        .getAllByRole('option')
-        .map((o) => [o.getAttribute('value'), o.textContent]),
-    ).toEqual([
-      ['', 'Demo calls…'],
-      [SID, 'Appointment change (inbound)'],
-      [OTHER_SID, 'Prescription refill (no recording)'],
-    ]);
+      within(list)
+        .getAllByRole('button')
+        .map((b) => b.textContent.trim()),
+    ).toEqual(['Appointment change (inbound)', 'Prescription refill (no recording)']);
 
-    await user.selectOptions(select, 'Prescription refill (no recording)');
+    await user.click(within(list).getByRole('button', { name: 'Prescription refill (no recording)' }));
 
     expect(await screen.findByRole('heading', { name: 'Outbound call' })).toBeInTheDocument();
     expect(fake.calls.getInteraction).toEqual([[OTHER_SID]]);

@@ -7,7 +7,7 @@
  */
 import type { FlaggedMoment } from './analysis/types';
 import { adjacentFlag } from './flagged-moments';
-import { shortcutFor, type ShortcutAction } from './shortcuts';
+import { isQueueAction, shortcutFor, type ShortcutAction } from './shortcuts';
 
 /** The player methods the shortcuts use (WaveformPlayer's; all in seconds). */
 export interface ReviewPlayer {
@@ -76,7 +76,44 @@ export function runShortcut(action: ShortcutAction, targets: ReviewKeyTargets): 
     case 'help':
       targets.openHelp();
       break;
+    case 'queue-step':
+    case 'mark-reviewed':
+      // The Calls view's own (handleQueueKeydown).
+      break;
   }
+}
+
+/**
+ * The shortcut a keydown on the page triggers, or null when it is none, when the user is typing
+ * in a field, when the focused element already handled it, or when a dialog has the keyboard.
+ */
+function pageShortcut(event: KeyboardEvent) {
+  if (event.defaultPrevented || event.isComposing || takesText(event.target)) return null;
+  // A dialog open on top of the view (the shortcut sheet, a confirmation) has the keyboard.
+  if (document.querySelector('dialog[open]')) return null;
+  return shortcutFor(event);
+}
+
+/** What the review queue's keys act on (the Calls view). */
+export interface QueueKeyTargets {
+  /** Shows the next (1) or previous (-1) call of the queue. */
+  step: (direction: 1 | -1) => void;
+  /** Marks the call shown reviewed, or not reviewed when it already is. */
+  toggleReviewed: () => void;
+}
+
+/**
+ * Handles a keydown anywhere in the window for the review queue's shortcuts (Alt+↓/↑, R), with
+ * the same rules as {@link handleReviewKeydown}.
+ * @returns true when a queue shortcut acted (the event is then marked with preventDefault)
+ */
+export function handleQueueKeydown(event: KeyboardEvent, targets: QueueKeyTargets): boolean {
+  const action = pageShortcut(event)?.action;
+  if (!action || !isQueueAction(action)) return false;
+  event.preventDefault();
+  if (action.kind === 'queue-step') targets.step(action.direction);
+  else targets.toggleReviewed();
+  return true;
 }
 
 /**
@@ -85,11 +122,8 @@ export function runShortcut(action: ShortcutAction, targets: ReviewKeyTargets): 
  *   neither scrolls nor acts on it again)
  */
 export function handleReviewKeydown(event: KeyboardEvent, targets: ReviewKeyTargets): boolean {
-  if (event.defaultPrevented || event.isComposing || takesText(event.target)) return false;
-  // A dialog open on top of the view (the shortcut sheet, a confirmation) has the keyboard.
-  if (document.querySelector('dialog[open]')) return false;
-  const shortcut = shortcutFor(event);
-  if (!shortcut) return false;
+  const shortcut = pageShortcut(event);
+  if (!shortcut || isQueueAction(shortcut.action)) return false;
   if (event.key === ' ' && pressedBySpace(event.target)) return false;
   event.preventDefault();
   runShortcut(shortcut.action, targets);

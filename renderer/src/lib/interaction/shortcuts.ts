@@ -12,18 +12,22 @@ export type ShortcutAction =
   | { kind: 'entry'; direction: 1 | -1 }
   | { kind: 'flag'; direction: 1 | -1 }
   | { kind: 'search' }
-  | { kind: 'help' };
+  | { kind: 'help' }
+  | { kind: 'queue-step'; direction: 1 | -1 }
+  | { kind: 'mark-reviewed' };
 
 /**
  * One key press that triggers a shortcut.
  * - `key`: `KeyboardEvent.key`; a single character is compared without case ("k" matches "K").
  * - `shift`: true (Shift must be held), false (must not be), absent (either).
  * - `mod`: Ctrl or Cmd must be held (and Alt must not); without it, Ctrl, Cmd and Alt must not be.
+ * - `alt`: Alt (Option) must be held, and Ctrl, Cmd and Shift must not be.
  */
 export interface KeyChord {
   key: string;
   shift?: boolean;
   mod?: boolean;
+  alt?: boolean;
 }
 
 /** A shortcut: the keys that trigger it, what it does, and how the sheet names them. */
@@ -78,7 +82,25 @@ export const SHORTCUTS: readonly Shortcut[] = [
     action: { kind: 'search' },
   },
   onKey('?', '?', 'Show these shortcuts', { kind: 'help' }),
+  {
+    chords: [{ key: 'ArrowDown', alt: true }],
+    keys: ['Alt+↓'],
+    description: 'Next call in the queue',
+    action: { kind: 'queue-step', direction: 1 },
+  },
+  {
+    chords: [{ key: 'ArrowUp', alt: true }],
+    keys: ['Alt+↑'],
+    description: 'Previous call in the queue',
+    action: { kind: 'queue-step', direction: -1 },
+  },
+  onKey('r', 'R', 'Mark the call reviewed (again: not reviewed)', { kind: 'mark-reviewed' }),
 ];
+
+/** True for the actions on the review queue, which the Calls view carries out (not the call's review). */
+export function isQueueAction(action: ShortcutAction): boolean {
+  return action.kind === 'queue-step' || action.kind === 'mark-reviewed';
+}
 
 /** The parts of a key event a shortcut is matched on. */
 export type KeyPress = Pick<KeyboardEvent, 'key' | 'shiftKey' | 'ctrlKey' | 'metaKey' | 'altKey'>;
@@ -89,6 +111,7 @@ function matches(chord: KeyChord, press: KeyPress): boolean {
   if (key !== chord.key) return false;
   if (chord.shift !== undefined && chord.shift !== press.shiftKey) return false;
   if (chord.mod) return (press.ctrlKey || press.metaKey) && !press.altKey && !press.shiftKey;
+  if (chord.alt) return press.altKey && !press.ctrlKey && !press.metaKey && !press.shiftKey;
   return !press.ctrlKey && !press.metaKey && !press.altKey;
 }
 

@@ -31,7 +31,7 @@ describe('buildRoleRegions', () => {
     ]);
     expect(buildRoleRegions(log, 10)).toEqual([
       { entryIndex: 0, kind: 'agent', roleLabel: 'Agent', text: 'Hello', startSeconds: 0.5, endSeconds: 2 },
-      { entryIndex: 1, kind: 'user', roleLabel: 'User', text: 'Hi', startSeconds: 2, endSeconds: 3.25 },
+      { entryIndex: 1, kind: 'user', roleLabel: 'Caller', text: 'Hi', startSeconds: 2, endSeconds: 3.25 },
       { entryIndex: 2, kind: 'event', roleLabel: 'Tool call', text: 'lookup()', startSeconds: 3.25, endSeconds: 4 },
       { entryIndex: 3, kind: 'agent', roleLabel: 'Agent', text: 'Found it', startSeconds: 4, endSeconds: 10 },
     ]);

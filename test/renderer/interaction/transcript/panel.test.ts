@@ -108,7 +108,7 @@ describe('Transcript: rows', () => {
       expect(rows().map((row) => row.textContent.replace(/\s+/g, ' ').trim())).toEqual([
         'Agent 0:03 Hello.',
         'Tool result — ok',
-        'User 2:05 Bye.',
+        'Caller 2:05 Bye.',
       ]),
     );
   });
@@ -116,7 +116,7 @@ describe('Transcript: rows', () => {
   it('names each row for assistive technology by role, time and message, and its place in the list', async () => {
     renderTranscript({ log: [entry(0, 'agent', 'Hello.', 3.7), entry(1, 'user', 'Bye.', 125)] });
     expect(await screen.findByRole('button', { name: 'Agent 0:03: Hello.' })).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'User 2:05: Bye.' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Caller 2:05: Bye.' })).toBeInTheDocument();
     expect(rows().map((row) => [row.getAttribute('aria-posinset'), row.getAttribute('aria-setsize')])).toEqual([
       ['1', '2'],
       ['2', '2'],

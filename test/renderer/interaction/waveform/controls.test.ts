@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RecordingPeaks } from '$shared/contract';
 import type { FlaggedMoment, LaneRoles, RoleRegion } from '../../../../renderer/src/lib/interaction/analysis/types';
 import WaveformPlayer from '../../../../renderer/src/lib/interaction/waveform/WaveformPlayer.svelte';
+import { flagMarks, searchMarks } from '../../../../renderer/src/lib/interaction/waveform/track-marks';
 import { fakeWaveSurfers } from '../../fake-wavesurfer';
 import { advanceTo, installFakeMedia, loadMetadata, mediaElement } from '../../fake-media';
 
@@ -155,7 +156,12 @@ describe('WaveformPlayer: zoom', () => {
 
 describe('WaveformPlayer: marks', () => {
   it('draws role regions, flags and ticks, and redraws them on new props without a new wavesurfer', async () => {
-    const { ws, rerender } = await drawn({ regions: REGIONS, flags: [FLAG], matchTimes: [1, 1.01, 50] });
+    const { ws, rerender } = await drawn({
+      regions: REGIONS,
+      flags: [FLAG],
+      matchTimes: [1, 1.01, 50],
+      marks: [...flagMarks([FLAG]), ...searchMarks([1, 1.01, 50])],
+    });
     const live = () => ws.liveRegions();
 
     await vi.waitFor(() => expect(live()).toHaveLength(4));
@@ -172,7 +178,7 @@ describe('WaveformPlayer: marks', () => {
     // 1 s and 1.01 s are less than a pixel apart on 800 px for 100 s: one tick.
     const tickLayer = ws.wrapper.querySelector<HTMLElement>('[part="match-ticks"]');
     expect(tickLayer?.dataset.ticks).toBe('2');
-    for (const name of ['Agent', 'Caller', 'Event', 'Flagged', 'Search match']) {
+    for (const name of ['Agent', 'Caller', 'Event', 'Flagged moment', 'Search match']) {
       expect(screen.getByRole('list', { name: 'Waveform legend' })).toHaveTextContent(name);
     }
 

@@ -14,7 +14,7 @@ import WaveformPlayer from '../../../../renderer/src/lib/interaction/waveform/Wa
 import { deferred, demoSession, ok } from '../../fake-api';
 import { fakeWaveSurfers } from '../../fake-wavesurfer';
 import { loadMetadata, mediaElement } from '../../fake-media';
-import { SID, slowReplyCall, useFakePlayer } from '../review-fixtures';
+import { showSideTab, SID, slowReplyCall, useFakePlayer } from '../review-fixtures';
 import { renderWorkspace } from '../../render-app';
 
 vi.mock('wavesurfer.js', async () => (await import('../../fake-wavesurfer')).wavesurferModule);
@@ -106,6 +106,7 @@ describe('Waveform first', () => {
     });
     await user.type(screen.getByRole('textbox', { name: 'Interaction SID' }), SID);
     await user.click(screen.getByRole('button', { name: 'Show call' }));
+    await showSideTab('Timing');
     const panel = await screen.findByRole('region', { name: 'Turn timing' });
     const fromLog = "Figures from the transcript's times until the waveform is complete.";
     expect(within(panel).getByText(fromLog)).toBeVisible();

@@ -20,6 +20,18 @@ export function speakerKind(role: string): SpeakerKind {
 }
 
 /**
+ * The word the app's screens use for an entry's role: "Caller" for every caller role (`user`,
+ * `customer`, `caller`) and "Agent" for the agent's, as the waveform legend says; other roles
+ * humanized ("Tool", "System"). Exported files keep the role as the server sent it.
+ */
+export function speakerLabel(role: string): string {
+  const kind = speakerKind(role);
+  if (kind === 'user') return 'Caller';
+  if (kind === 'agent') return 'Agent';
+  return humanize(role);
+}
+
+/**
  * One region per timed entry, from its `offsetSeconds` to the next timed entry's (the last one to
  * `durationSeconds`), clamped to [0, durationSeconds]. Entries without a time get none, and a
  * region of zero or negative length (two entries at the same time, or one at or past the end of
@@ -39,7 +51,7 @@ export function buildRoleRegions(log: readonly LogEntry[], durationSeconds: numb
     regions.push({
       entryIndex: entry.index,
       kind: speakerKind(entry.role),
-      roleLabel: humanize(entry.role),
+      roleLabel: speakerLabel(entry.role),
       text: entry.message,
       startSeconds,
       endSeconds,

@@ -33,8 +33,8 @@ export const FLAG_COLOURS: Readonly<Record<FlaggedMoment['kind'], string>> = {
   silence: '#a16207',
 };
 
-/** Colour of a search-match tick (the transcript's current-match amber). */
-export const TICK_COLOUR = '#d97706';
+/** Colour of a search-match tick: sky blue, apart from the flags' oranges and reds. */
+export const TICK_COLOUR = '#0284c7';
 
 /** Most ticks drawn at once; beyond it, nearby matches share a tick. */
 export const MAX_TICKS = 2000;

@@ -42,23 +42,27 @@ export function waveformColours(dark: boolean): { waveColor: string; progressCol
       cursorColor: WAVEFORM_STYLE.cursorColor,
     };
   }
-  return { waveColor: '#5b5fc7', progressColor: '#c7d2fe', cursorColor: '#f8fafc' };
+  // Played is a lighter shade of the same hue than unplayed, never near-white (which reads as a selection).
+  return { waveColor: '#4338ca', progressColor: '#818cf8', cursorColor: '#f8fafc' };
 }
 
 /** The colours of a stereo recording's lanes, indigo then teal, for the light or the dark theme. */
 export function stereoLaneColours(dark: boolean): readonly [LaneColours, LaneColours] {
   if (!dark) return STEREO_LANE_STYLES;
   return [
-    { waveColor: '#5b5fc7', progressColor: '#c7d2fe' },
-    { waveColor: '#0f766e', progressColor: '#99f6e4' },
+    { waveColor: '#4338ca', progressColor: '#818cf8' },
+    { waveColor: '#115e59', progressColor: '#2dd4bf' },
   ];
 }
 
-/** Dark-theme region shading: lighter hues than the light theme's, so they show on a dark box. */
+/**
+ * Dark-theme region shading: lighter hues than the light theme's, at an opacity that stays
+ * visible on the dark box (about twice the light theme's).
+ */
 const DARK_REGION_FILLS: Readonly<Record<SpeakerKind, string>> = {
-  agent: 'rgba(165, 180, 252, 0.16)',
-  user: 'rgba(94, 234, 212, 0.14)',
-  event: 'rgba(163, 177, 198, 0.14)',
+  agent: 'rgba(165, 180, 252, 0.3)',
+  user: 'rgba(94, 234, 212, 0.28)',
+  event: 'rgba(163, 177, 198, 0.26)',
 };
 
 /** Shading of the role regions for the light or the dark theme. */
