@@ -13,7 +13,10 @@ import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '$shared/transcript-ex
 import { agentSidProblem, E164_HINT, isE164, REQUEST_TIMEOUT_SECONDS, terminationUriProblem } from '$shared/validation';
 import { recordingUrlProblem } from '../recordings/recording-location';
 import type { ApiClient } from '../api/client';
+import type { EvidencePackService } from '../exports/evidence-pack-service';
 import type { ExportsService } from '../exports/service';
+import { reviewArgSchemas, reviewImplementations } from '../reviews/review-handlers';
+import type { ReviewService } from '../reviews/review-service';
 import type { PeaksService } from '../peaks/service';
 import type { RecentCallsStore } from '../workspaces/recent-calls';
 import type { ActiveWorkspaceReads } from '../workspaces/active-workspace';
@@ -38,6 +41,10 @@ export interface HandlerOptions {
   exports: ExportsService;
   /** The recent calls list (a call is filed once its lookup succeeded). */
   recentCalls: RecentCallsStore;
+  /** Review records, rubrics, PII rules and the Reviews export. */
+  reviews: ReviewService;
+  /** Evidence packs through main's save dialog. */
+  evidencePacks: EvidencePackService;
   /** Called with unexpected (non-ApiError) failures, for the log. Must not include secrets. */
   onUnexpected?: (method: ApiMethod, err: unknown) => void;
 }
@@ -133,6 +140,7 @@ const argSchemas = {
   cancelDownload: z.tuple([interactionSid]),
   listRecentCalls: z.tuple([]),
   clearRecentCalls: z.tuple([]),
+  ...reviewArgSchemas,
 } satisfies Record<ApiMethod, z.ZodType>;
 
 /** What each method does once its arguments passed their schema. */
@@ -177,6 +185,7 @@ function implementations(options: HandlerOptions): Implementations {
   return {
     ...recentCallsImplementations(options),
     ...exportImplementations(options),
+    ...reviewImplementations(options.reviews, options.evidencePacks),
     getSession: () => session.info(),
     connect: (input) => session.connect(input),
     openDemo: () => session.openDemo(),
