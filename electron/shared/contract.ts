@@ -298,7 +298,7 @@ export interface VoiceReviewApi {
   /** The review record of a call in the active workspace, or null when it has none. */
   getReview(input: ReviewInput<'get'>): Promise<ReviewRecord | null>;
   /** Adds a note at a time or a range (seconds); the record is created when missing. */
-  addReviewNote(input: ReviewInput<'addNote'>): Promise<ReviewRecord>;
+  addReviewNote(input: ReviewInput<'addNote'>): Promise<{ note: ReviewNote; record: ReviewRecord }>;
   /** Changes a note's text or place. */
   updateReviewNote(input: ReviewInput<'updateNote'>): Promise<ReviewRecord>;
   /** Deletes a note (restorable with {@link restoreReviewNote}); resolves with the deleted note. */

@@ -54,7 +54,11 @@ export interface ReviewServiceDeps {
 export interface ReviewService {
   state(): ReviewDatabaseState;
   get(key: ReviewKey): ReviewRecord | null;
-  addNote(key: ReviewKey, place: { startSeconds: number; endSeconds: number | null }, text: string): ReviewRecord;
+  addNote(
+    key: ReviewKey,
+    place: { startSeconds: number; endSeconds: number | null },
+    text: string,
+  ): { note: ReviewNote; record: ReviewRecord };
   updateNote(
     workspaceId: string,
     noteId: string,
@@ -135,8 +139,8 @@ export function createReviewService(deps: ReviewServiceDeps): ReviewService {
     get: (key) => run(key.workspaceId, (s) => s.records.get(key)),
     addNote: (key, place, text) =>
       run(key.workspaceId, (s) => {
-        s.notes.add(key, place, text);
-        return mustGet(s, key);
+        const note = s.notes.add(key, place, text);
+        return { note, record: mustGet(s, key) };
       }),
     updateNote: (workspaceId, noteId, change) =>
       run(workspaceId, (s) => {

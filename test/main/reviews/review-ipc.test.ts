@@ -56,8 +56,8 @@ describe('reviews over IPC', () => {
       await stack.handlers.addReviewNote([
         { ...key, text: 'Agent skipped the ID check', place: { startSeconds: 4.5 } },
       ]),
-    ) as ReviewRecord;
-    expect(added.notes).toMatchObject([{ startSeconds: 4.5, endSeconds: null, text: 'Agent skipped the ID check' }]);
+    ) as { record: ReviewRecord };
+    expect(added.record.notes).toMatchObject([{ startSeconds: 4.5, endSeconds: null, text: 'Agent skipped the ID check' }]);
     await stack.handlers.setReviewVerdict([{ ...key, verdict: 'needs_work' }]);
     await stack.handlers.setReviewScore([{ ...key, criterionId: 'correct', score: 3 }]);
     await stack.handlers.setReviewTags([{ ...key, tags: ['Billing', 'billing', 'id check'] }]);

@@ -67,7 +67,8 @@ export interface TurnGap extends TimeSpan {
 
 /** A moment worth a look, flagged on the waveform and beside the transcript row; N/P step through them in time order. */
 export interface FlaggedMoment extends TimeSpan {
-  kind: 'slow_turn' | 'talk_over' | 'silence';
+  /** `note`: a reviewer's note (drawn on the waveform only; never part of the call's analysis). */
+  kind: 'slow_turn' | 'talk_over' | 'silence' | 'note';
   /** `LogEntry.index` of the entry the moment belongs to (the agent's reply for a slow turn), or null. */
   entryIndex: number | null;
   /** Words for people: "Slow reply: 3.2 s", "Talk-over: 1.4 s", "Silence: 6.0 s". */

@@ -31,6 +31,7 @@ export const FLAG_COLOURS: Readonly<Record<FlaggedMoment['kind'], string>> = {
   slow_turn: '#ea580c',
   talk_over: '#dc2626',
   silence: '#a16207',
+  note: '#7c3aed',
 };
 
 /** Colour of a search-match tick (the transcript's current-match amber). */
