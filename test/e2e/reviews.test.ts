@@ -143,8 +143,13 @@ describe('a note kept across a restart', () => {
       .getByRole('list', { name: 'Notes on this entry' })
       .getByRole('button', { name: new RegExp(text) });
     await inTranscript.waitFor();
-    await h.page.screenshot({ path: join(ARTIFACTS_DIR, 'review-notes.png') });
     expect(await box.inputValue()).toBe(text);
+    // Playback moved on, so the note's mark and the playhead are apart in the screenshot.
+    await clickEntry(h.page, 9);
+    await blurFocus(h.page);
+    await h.page.keyboard.press('k');
+    await h.page.getByRole('region', { name: 'Recording' }).scrollIntoViewIfNeeded();
+    await h.page.screenshot({ path: join(ARTIFACTS_DIR, 'review-notes.png') });
 
     // Restart: the same settings folder and keys, a new main and a new page.
     await h.close();
@@ -215,7 +220,7 @@ describe('reviewing calls', () => {
     await expect.poll(() => panel.getByText(/^Score \d/).innerText()).toMatch(/^Score 8\d/);
     await panel.getByRole('textbox', { name: /^Tags/ }).fill('Billing, callback');
     await panel.getByRole('textbox', { name: /^Ticket/ }).fill('SUP-1042');
-    await expect.poll(() => panel.getByRole('status').filter({ hasText: 'Saved' }).count()).toBe(2);
+    await expect.poll(() => panel.getByText('Saved', { exact: true }).count()).toBe(2);
     await panel.screenshot({ path: join(ARTIFACTS_DIR, 'review-panel.png') });
     const saved = (await h.handlers.getReview([{ workspaceId, sid: scored!.sid }])) as {
       ok: true;
