@@ -57,7 +57,9 @@ describe('reviews over IPC', () => {
         { ...key, text: 'Agent skipped the ID check', place: { startSeconds: 4.5 } },
       ]),
     ) as { record: ReviewRecord };
-    expect(added.record.notes).toMatchObject([{ startSeconds: 4.5, endSeconds: null, text: 'Agent skipped the ID check' }]);
+    expect(added.record.notes).toMatchObject([
+      { startSeconds: 4.5, endSeconds: null, text: 'Agent skipped the ID check' },
+    ]);
     await stack.handlers.setReviewVerdict([{ ...key, verdict: 'needs_work' }]);
     await stack.handlers.setReviewScore([{ ...key, criterionId: 'correct', score: 3 }]);
     await stack.handlers.setReviewTags([{ ...key, tags: ['Billing', 'billing', 'id check'] }]);

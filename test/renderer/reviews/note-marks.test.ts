@@ -5,8 +5,12 @@ import { parseClock } from '../../../renderer/src/lib/reviews/clock';
 import { noteLabel, notesByEntry, type NoteMark } from '../../../renderer/src/lib/reviews/note-marks';
 import { pickedRange } from '../../../renderer/src/lib/reviews/picked-range';
 
-const entry = (index: number, offsetSeconds: number | null): LogEntry =>
-  ({ index, role: 'agent', message: `entry ${String(index)}`, offsetSeconds }) as LogEntry;
+const entry = (index: number, offsetSeconds: number | null): LogEntry => ({
+  index,
+  role: 'agent',
+  message: `entry ${String(index)}`,
+  offsetSeconds,
+});
 const mark = (id: string, startSeconds: number): NoteMark => ({ id, startSeconds, endSeconds: null, label: id });
 
 describe('notes in the transcript', () => {

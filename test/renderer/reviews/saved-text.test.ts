@@ -16,7 +16,7 @@ afterEach(() => {
 
 /** A save whose calls the test answers one by one. */
 function heldSave() {
-  const calls: Array<{ text: string; resolve: () => void; reject: (e: unknown) => void }> = [];
+  const calls: Array<{ text: string; resolve: () => void; reject: (e: Error) => void }> = [];
   let running = 0;
   let most = 0;
   const save = (text: string) =>
