@@ -52,6 +52,7 @@ export interface ReviewServiceDeps {
 
 /** See {@link createReviewService}. Every method rejects with an ApiError a person can act on. */
 export interface ReviewService {
+  /** How the database opened (opening it now when it is not open yet). */
   state(): ReviewDatabaseState;
   get(key: ReviewKey): ReviewRecord | null;
   addNote(
@@ -135,7 +136,7 @@ export function createReviewService(deps: ReviewServiceDeps): ReviewService {
   };
 
   return {
-    state: () => (store ? store.state : { kind: 'ok' }),
+    state: () => opened().state,
     get: (key) => run(key.workspaceId, (s) => s.records.get(key)),
     addNote: (key, place, text) =>
       run(key.workspaceId, (s) => {

@@ -104,6 +104,22 @@ describe('reviews over IPC', () => {
 });
 
 describe('review service failures', () => {
+  it('moves a damaged reviews file aside and says so', () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, REVIEW_DATABASE_FILE), 'this is not a database, it is plain text '.repeat(200));
+    const service = createReviewService({
+      userDataDir: dir,
+      activeWorkspace: () => ({ id: 'w1', name: 'Desk' }),
+      redaction: { get: () => Promise.reject(new Error('x')), set: () => Promise.reject(new Error('x')) },
+    });
+    const state = service.state();
+    expect(state.kind).toBe('recovered');
+    expect(state.kind === 'recovered' && state.message).toMatch(/moved aside .*nothing was deleted/);
+    const sid = 'interaction_00000000-0000-4000-8000-000000000001';
+    expect(service.get({ workspaceId: 'w1', sid })).toBeNull();
+    service.close();
+  });
+
   it('says in words when the reviews file cannot be opened, and tries again on the next call', () => {
     let opens = 0;
     const service = createReviewService({
