@@ -39,6 +39,15 @@ export function reviewListQuery(query: ReviewQueryInput) {
   };
 }
 
+/** Verdict, tags and note count of each of `sids` that has a review (lists of calls), keyed by lower-case SID. */
+export function reviewSummariesQuery(workspaceId: string, sids: readonly string[]) {
+  return {
+    queryKey: [...reviewKeys.all(workspaceId), 'summaries', sids] as const,
+    queryFn: () => api().reviewSummaries({ workspaceId, sids: [...sids] }),
+    enabled: sids.length > 0,
+  };
+}
+
 /** The workspace's current rubric. */
 export function rubricQuery(workspaceId: string) {
   return { queryKey: reviewKeys.rubric(workspaceId), queryFn: () => api().getRubric({ workspaceId }) };
@@ -106,8 +115,9 @@ export const reviewWrites = {
   setCallStarted: (input: ReviewInput<'setCallStarted'>) => api().setReviewCallStarted(input),
 };
 
-/** Puts a record as main saved it into the cache, and marks the Reviews lists stale. */
+/** Puts a record as main saved it into the cache, and marks the Reviews lists and call summaries stale. */
 export function storeRecord(client: QueryClient, record: ReviewRecord): void {
   client.setQueryData(reviewKeys.record(record.workspaceId, record.sid), record);
   void client.invalidateQueries({ queryKey: [...reviewKeys.all(record.workspaceId), 'list'] });
+  void client.invalidateQueries({ queryKey: [...reviewKeys.all(record.workspaceId), 'summaries'] });
 }
