@@ -1,7 +1,8 @@
 /**
  * The review panel beside a call, in jsdom with a fake `window.api`: a note's text survives a
  * failed save on screen with the reason and a way to try again, and is saved once it can be; a
- * verdict is sent once however fast it is clicked twice.
+ * verdict is sent once however fast it is clicked twice; a review is deleted only after a
+ * confirmation, and Undo brings it back.
  */
 import '@testing-library/svelte/vitest';
 import { screen, within } from '@testing-library/svelte';
@@ -93,5 +94,26 @@ describe('Review panel', () => {
     await vi.waitFor(() => expect(within(panel).getByRole('radio', { name: 'Fail' })).toBeChecked());
     expect(fake.calls.setReviewVerdict).toHaveLength(1);
     expect(fake.calls.setReviewVerdict[0]?.[0]).toMatchObject({ workspaceId: 'ws-demo', sid: SID, verdict: 'fail' });
+  });
+
+  it('deletes a review after a confirmation, and Undo brings it back', async () => {
+    const kept = record({ verdict: 'fail', tags: ['billing'] });
+    const { fake, user, panel } = await showCall({
+      getReview: ok(kept),
+      deleteReview: ok(true),
+      restoreReview: ok(kept),
+    });
+    const tags = within(panel).getByRole('textbox', { name: /^Tags/ });
+    await vi.waitFor(() => expect(tags).toHaveValue('billing'));
+    await user.click(within(panel).getByRole('button', { name: 'Delete review…' }));
+    const dialog = screen.getByRole('dialog', { name: 'Delete the review of this call?' });
+    expect(fake.calls.deleteReview).toEqual([]);
+    await user.click(within(dialog).getByRole('button', { name: 'Delete review' }));
+    await vi.waitFor(() => expect(tags).toHaveValue(''));
+    expect(fake.calls.deleteReview).toEqual([[{ workspaceId: 'ws-demo', sid: SID }]]);
+    await user.click(within(panel).getByRole('button', { name: 'Undo' }));
+    await vi.waitFor(() => expect(tags).toHaveValue('billing'));
+    expect(fake.calls.restoreReview).toHaveLength(1);
+    expect(fake.calls.setReviewTags).toEqual([]);
   });
 });

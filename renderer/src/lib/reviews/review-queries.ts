@@ -113,6 +113,8 @@ export const reviewWrites = {
   setTags: (input: ReviewInput<'setTags'>) => api().setReviewTags(input),
   setTicket: (input: ReviewInput<'setTicket'>) => api().setReviewTicket(input),
   setCallStarted: (input: ReviewInput<'setCallStarted'>) => api().setReviewCallStarted(input),
+  deleteRecord: (input: ReviewInput<'deleteRecord'>) => api().deleteReview(input),
+  restoreRecord: (input: ReviewInput<'restoreRecord'>) => api().restoreReview(input),
 };
 
 /** Puts a record as main saved it into the cache, and marks the Reviews lists and call summaries stale. */
