@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Rebuilds keytar's native module for the installed Electron (npm start runs this first).
+// Rebuilds the native modules (keytar, better-sqlite3) for the installed Electron (npm start runs
+// this first).
 // Uses npm's bundled node-gyp with Electron's headers, which needs internet access to
 // electronjs.org once; skipped with a message when the Electron binary is not installed.
 const { execSync } = require('node:child_process');
@@ -13,8 +14,8 @@ if (!existsSync(join(electronDir, 'path.txt'))) {
   process.exit(1);
 }
 const version = JSON.parse(readFileSync(join(electronDir, 'package.json'), 'utf8')).version;
-console.log(`Rebuilding keytar for Electron ${version}…`);
-execSync('npm rebuild keytar --build-from-source', {
+console.log(`Rebuilding keytar and better-sqlite3 for Electron ${version}…`);
+execSync('npm rebuild keytar better-sqlite3 --build-from-source', {
   stdio: 'inherit',
   env: {
     ...process.env,

@@ -12,6 +12,7 @@ import type { Resolver } from './api/destination';
 import { withAppCors } from './shell/app-protocol';
 import { startDemoServer } from './demo/server';
 import type { SavePathChooser } from './exports/save-dialog';
+import { createEvidencePackService } from './exports/evidence-pack-service';
 import { createExportsService } from './exports/service';
 import { createHandlers, type HandlerTable, type UpdatesBridge } from './shell/handlers';
 import type { SecretStore } from './keys/keychain';
@@ -20,6 +21,8 @@ import { createPeaksService, type PeaksService } from './peaks/service';
 import { createWorkerDecoder, type PeaksDecoder } from './peaks/worker-decoder';
 import { createRecentCalls } from './workspaces/recent-calls';
 import { createReviewQueue } from './workspaces/review-queue';
+import { createRedactionSettingsStore } from './reviews/redaction-settings';
+import { createReviewService } from './reviews/review-service';
 import { createRecordingCache, type RecordingCache } from './recordings/recording-cache';
 import { createRecordingHandler } from './recordings/recording-protocol';
 import type { KeyStorage } from './keys/secret-storage';
@@ -212,7 +215,30 @@ export function createMainStack(options: MainStackOptions): MainStack {
     decode: workerDecoder ?? (typeof decoder === 'function' ? decoder : undefined),
     recordings,
   });
+  const decodedDurationSeconds = (sid: string) => {
+    const progress = peaks.progress(sid);
+    return progress?.complete ? progress.peaks.durationSeconds : null;
+  };
+  // One review database in the settings folder, for every workspace (rows keyed by workspace id).
+  const reviews = createReviewService({
+    userDataDir: options.userDataDir,
+    activeWorkspace: () => activeWorkspace.workspace(),
+    redaction: createRedactionSettingsStore(options.userDataDir),
+    choosePath: options.chooseSavePath,
+  });
+  const evidencePacks = createEvidencePackService({
+    lookUpInteraction: (sid) => activeWorkspace.lookUpInteraction(sid),
+    workspaceName: () => activeWorkspace.workspace()?.name ?? null,
+    locateRecording: locate,
+    decodedDurationSeconds,
+    recordings,
+    record: (workspaceId, sid) => reviews.get({ workspaceId, sid }),
+    redaction: () => reviews.redactionSettings(),
+    choosePath: options.chooseSavePath,
+  });
   const handlers = createHandlers({
+    reviews,
+    evidencePacks,
     session,
     activeWorkspace,
     peaks,
@@ -221,10 +247,7 @@ export function createMainStack(options: MainStackOptions): MainStack {
       lookUpInteraction: (sid) => activeWorkspace.lookUpInteraction(sid),
       workspaceName: () => activeWorkspace.workspace()?.name ?? null,
       locateRecording: locate,
-      decodedDurationSeconds: (sid) => {
-        const progress = peaks.progress(sid);
-        return progress?.complete ? progress.peaks.durationSeconds : null;
-      },
+      decodedDurationSeconds,
       recordings,
       choosePath: options.chooseSavePath,
     }),
@@ -280,6 +303,7 @@ export function createMainStack(options: MainStackOptions): MainStack {
       await workerDecoder?.close();
       await peaks.flush();
       await network.close();
+      reviews.close();
     },
   };
 }

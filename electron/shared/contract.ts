@@ -10,6 +10,19 @@ import type { DownloadProgress, SaveResult } from './file-saving';
 import type { RecentCall } from './recent-calls';
 import type { QueuedCall } from './review-queue';
 import type { TranscriptFormat } from './transcript-export';
+import type { z } from 'zod';
+import type { evidencePackRequestSchema } from './evidence-pack-request';
+import type { RedactionSettings } from './redaction';
+import type {
+  ReviewDatabaseState,
+  ReviewNote,
+  ReviewPage,
+  ReviewQueryInput,
+  ReviewRecord,
+  ReviewSummary,
+  Rubric,
+  reviewInputSchemas,
+} from './reviews';
 
 export type { DownloadProgress, QueuedCall, RecentCall, SaveResult };
 
@@ -180,6 +193,23 @@ export interface DeleteResult {
   /** True when the server said 404: the webhook was already gone. */
   alreadyGone: boolean;
 }
+
+/** The input of review method `M` (shared/reviews.ts `reviewInputSchemas`), as the renderer sends it. */
+export type ReviewInput<M extends keyof typeof reviewInputSchemas> = z.input<(typeof reviewInputSchemas)[M]>;
+
+/** What the renderer sends to make an evidence pack (shared/evidence-pack-request.ts). */
+export type EvidencePackInput = z.input<typeof evidencePackRequestSchema>;
+
+/**
+ * Where an evidence pack being made is: `reading` the call and its review, decoding the range's
+ * `audio`, `choosing` the folder in the save dialog, `writing` the files.
+ */
+export interface EvidencePackProgress {
+  stage: 'reading' | 'audio' | 'choosing' | 'writing';
+}
+
+/** The formats the Reviews screen exports. */
+export type ReviewExportFormat = 'csv' | 'json';
 
 /**
  * A proxy's ask for a sign-in, as the sheet shows it (pushed on `PUSH_CHANNELS.proxySignIn`); the
@@ -389,6 +419,46 @@ export interface VoiceReviewApi {
   removeFromQueue(sid: string): Promise<QueuedCall[]>;
   /** Empties the active workspace's queue (the renderer confirms first); returns the empty queue. */
   clearQueue(): Promise<QueuedCall[]>;
+  /** How the review database opened (a notice when it was moved aside or is read-only). */
+  getReviewStoreState(): Promise<ReviewDatabaseState>;
+  /** The review record of a call in the active workspace, or null when it has none. */
+  getReview(input: ReviewInput<'get'>): Promise<ReviewRecord | null>;
+  /** Adds a note at a time or a range (seconds); the record is created when missing. */
+  addReviewNote(input: ReviewInput<'addNote'>): Promise<{ note: ReviewNote; record: ReviewRecord }>;
+  /** Changes a note's text or place. */
+  updateReviewNote(input: ReviewInput<'updateNote'>): Promise<ReviewRecord>;
+  /** Deletes a note (restorable with {@link restoreReviewNote}); resolves with the deleted note. */
+  deleteReviewNote(input: ReviewInput<'deleteNote'>): Promise<ReviewNote>;
+  /** Undoes a note's deletion. */
+  restoreReviewNote(input: ReviewInput<'restoreNote'>): Promise<ReviewRecord>;
+  setReviewVerdict(input: ReviewInput<'setVerdict'>): Promise<ReviewRecord>;
+  /** Scores one criterion (0–4, null for not applicable) against the current rubric. */
+  setReviewScore(input: ReviewInput<'setScore'>): Promise<ReviewRecord>;
+  setReviewTags(input: ReviewInput<'setTags'>): Promise<ReviewRecord>;
+  /** Sets the ticket (an ID, or an http(s) link without credentials) or clears it (null). */
+  setReviewTicket(input: ReviewInput<'setTicket'>): Promise<ReviewRecord>;
+  /** Records when the call started (epoch ms), for the Reviews screen's dates. */
+  setReviewCallStarted(input: ReviewInput<'setCallStarted'>): Promise<ReviewRecord>;
+  /** Deletes a call's review (restorable with {@link restoreReview}); false when there was none. */
+  deleteReview(input: ReviewInput<'deleteRecord'>): Promise<boolean>;
+  restoreReview(input: ReviewInput<'restoreRecord'>): Promise<ReviewRecord>;
+  /** The Reviews screen: records matching the filters, sorted, one page. */
+  listReviews(input: ReviewQueryInput): Promise<ReviewPage>;
+  /** Verdict, tags and note count of each of `sids` that has a review (the queue and recent calls). */
+  reviewSummaries(input: ReviewInput<'summaries'>): Promise<Record<string, ReviewSummary>>;
+  /** The workspace's current rubric. */
+  getRubric(input: ReviewInput<'rubric'>): Promise<Rubric>;
+  /** Saves the rubric's criteria as a new version. */
+  saveRubric(input: ReviewInput<'saveRubric'>): Promise<Rubric>;
+  /** Saves the records the query lists as CSV or JSON through main's save dialog (notes masked when `redact`). */
+  exportReviews(query: ReviewQueryInput, format: ReviewExportFormat, redact: boolean): Promise<SaveResult>;
+  /** The PII masking rules of Settings (redaction.json). */
+  getRedactionSettings(): Promise<RedactionSettings>;
+  setRedactionSettings(settings: RedactionSettings): Promise<RedactionSettings>;
+  /** Makes an evidence pack of a range of a call into a new folder chosen in main's save dialog. */
+  makeEvidencePack(request: EvidencePackInput): Promise<SaveResult>;
+  /** The stage of the evidence pack of `sid` being made, or null when none is. */
+  getEvidencePackProgress(sid: string): Promise<EvidencePackProgress | null>;
 }
 
 /** Names of the bridge methods; each is also its IPC channel name (prefixed `vr:`). */
@@ -450,6 +520,28 @@ const METHODS = {
   setQueueReviewed: null,
   removeFromQueue: null,
   clearQueue: null,
+  getReviewStoreState: null,
+  getReview: null,
+  addReviewNote: null,
+  updateReviewNote: null,
+  deleteReviewNote: null,
+  restoreReviewNote: null,
+  setReviewVerdict: null,
+  setReviewScore: null,
+  setReviewTags: null,
+  setReviewTicket: null,
+  setReviewCallStarted: null,
+  deleteReview: null,
+  restoreReview: null,
+  listReviews: null,
+  reviewSummaries: null,
+  getRubric: null,
+  saveRubric: null,
+  exportReviews: null,
+  getRedactionSettings: null,
+  setRedactionSettings: null,
+  makeEvidencePack: null,
+  getEvidencePackProgress: null,
 } satisfies MethodTable<VoiceReviewApi>;
 
 /** Every method of {@link VoiceReviewApi}, in declaration order (preload and main iterate it). */

@@ -22,7 +22,9 @@ export type ApiErrorKind =
   /** The input was refused, by us before sending or by the server (400/409/422). */
   | 'bad_input'
   /** The OS keychain could not store or read the key. */
-  | 'keychain';
+  | 'keychain'
+  /** A local file of the app (the reviews database, a settings file) could not be read or written. */
+  | 'storage';
 
 /** Plain-data form of an {@link ApiError}: what main sends to the renderer. */
 export interface ApiErrorData {

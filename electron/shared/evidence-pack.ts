@@ -56,6 +56,24 @@ export function overlapsRange(span: TimeSpan, range: TimeSpan): boolean {
   return span.startSeconds < range.endSeconds && span.endSeconds > range.startSeconds;
 }
 
+/**
+ * The entries of `log` spoken in `range`: each timed entry lasts until the next timed one (the
+ * last until `recordingEndSeconds`, else for ever), and is taken when that overlaps the range or
+ * when it starts inside it. Untimed entries cannot be placed and are left out.
+ */
+export function entriesInRange(
+  log: readonly LogEntry[],
+  range: TimeSpan,
+  recordingEndSeconds: number | null,
+): LogEntry[] {
+  const timed = log.filter((e) => e.offsetSeconds !== null && Number.isFinite(e.offsetSeconds));
+  return timed.filter((entry, i) => {
+    const start = entry.offsetSeconds ?? 0;
+    const end = timed[i + 1]?.offsetSeconds ?? recordingEndSeconds ?? Infinity;
+    return start < range.endSeconds && (end > range.startSeconds || start >= range.startSeconds);
+  });
+}
+
 /** `entries` with each message masked by the PII rules (offsets and roles unchanged). */
 export function redactEntries(entries: readonly LogEntry[], settings: RedactionSettings): LogEntry[] {
   return entries.map((entry) => ({ ...entry, message: redact(entry.message, settings).text }));

@@ -141,6 +141,16 @@ describe.each(THEMES)('axe in the %s theme', (theme) => {
     expect(await seriousViolations()).toEqual([]);
   });
 
+  it('Reviews with a review listed', async () => {
+    await openDemoAfresh(h);
+    const workspaceId = (await h.session.info()).workspace!.id;
+    await h.handlers.setReviewTags([{ workspaceId, sid: call.sid, tags: ['accessibility'] }]);
+    await h.handlers.setReviewVerdict([{ workspaceId, sid: call.sid, verdict: 'needs_work' }]);
+    await section('Reviews');
+    await h.page.getByRole('region', { name: 'Reviews' }).getByRole('table').waitFor();
+    expect(await seriousViolations()).toEqual([]);
+  });
+
   it('Webhooks with the delete confirmation open', async () => {
     await openDemoAfresh(h);
     await section('Webhooks');

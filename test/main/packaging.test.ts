@@ -71,17 +71,24 @@ describe('electron-builder.yml', () => {
     expect(config.asar).not.toBe(false);
   });
 
-  it('rebuilds keytar for Electron and keeps its native module outside app.asar', () => {
+  it('rebuilds keytar and better-sqlite3 for Electron and keeps their native modules outside app.asar', () => {
     expect(config.npmRebuild).not.toBe(false);
     const patterns = [config.asarUnpack ?? []].flat().filter((p): p is string => typeof p === 'string');
-    const keytarBinary = 'node_modules/keytar/build/Release/keytar.node';
-    expect(patterns.some((p) => minimatch(keytarBinary, p))).toBe(true);
+    for (const binary of [
+      'node_modules/keytar/build/Release/keytar.node',
+      'node_modules/better-sqlite3/build/Release/better_sqlite3.node',
+    ]) {
+      expect(patterns.some((p) => minimatch(binary, p))).toBe(true);
+    }
+    const script = readFileSync(join(ROOT, 'scripts', 'rebuild-keytar-electron.cjs'), 'utf8');
+    expect(script).toMatch(/npm rebuild keytar better-sqlite3/);
     // keytar is a runtime dependency, so electron-builder packs (and rebuilds) it.
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
       dependencies: Record<string, string>;
       main: string;
     };
     expect(Object.keys(pkg.dependencies)).toContain('keytar');
+    expect(Object.keys(pkg.dependencies)).toContain('better-sqlite3');
     // The app entry and the demo resources main reads at app.getAppPath()/resources are packed.
     const filters = [config.files ?? []]
       .flat()

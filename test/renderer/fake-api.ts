@@ -18,6 +18,8 @@ import {
 import type { RawApi } from '$shared/bridge';
 import type { Interaction, LogEntry, Phone, Webhook } from '$shared/domain';
 import type { ApiErrorData } from '$shared/errors';
+import { DEFAULT_REDACTION_SETTINGS } from '$shared/redaction';
+import { DEFAULT_RUBRIC_CRITERIA } from '$shared/reviews';
 import { resetApi } from '../../renderer/src/lib/api';
 
 type ValueOf<K extends ApiMethod> = Awaited<ReturnType<VoiceReviewApi[K]>>;
@@ -90,6 +92,13 @@ export function installFakeApi(replies: Replies = {}): FakeApi {
     getNetworkSettings: ok({ certificates: [], trust: { bundled: 140, system: null, imported: 0 }, proxy: null }),
     getUpdateState: ok(null),
     setPlaybackState: ok(undefined),
+    // ... and no reviews: the default rubric, every masking rule on.
+    getReviewStoreState: ok({ kind: 'ok' }),
+    getReview: ok(null),
+    listReviews: ok({ rows: [], total: 0 }),
+    reviewSummaries: ok({}),
+    getRubric: ok({ version: 1, criteria: [...DEFAULT_RUBRIC_CRITERIA], createdAtMs: 0 }),
+    getRedactionSettings: ok({ ...DEFAULT_REDACTION_SETTINGS }),
     ...replies,
   };
   const calls = Object.fromEntries(API_METHODS.map((m) => [m, [] as unknown[][]])) as FakeApi['calls'];

@@ -15,12 +15,21 @@ import { join } from 'node:path';
 import { formatInteractionLink } from '$shared/deep-link';
 import type { LogEntry } from '$shared/domain';
 import type { EvidencePackRequest } from '$shared/evidence-pack-request';
-import { audioRedactionNote, packExcerptText, spanLabel, ticketMarkdown, timingFactsText } from '$shared/evidence-pack';
+import {
+  audioRedactionNote,
+  entriesInRange,
+  packExcerptText,
+  spanLabel,
+  ticketMarkdown,
+  timingFactsText,
+} from '$shared/evidence-pack';
+
+export { entriesInRange };
 import type { RedactionSettings } from '$shared/redaction';
 import type { ReviewRecord } from '$shared/reviews';
 import { writeAtomically } from './atomic-write';
 import { piiAudioSpans } from './clip-spans';
-import { DEFAULT_MASK_MARGIN_SECONDS, makeClip, type DecodedAudio, type TimeSpan } from './clip-wav';
+import { DEFAULT_MASK_MARGIN_SECONDS, makeClip, type DecodedAudio } from './clip-wav';
 
 /** What a pack is made from. */
 export interface EvidencePackSource {
@@ -52,24 +61,6 @@ export interface EvidencePack {
   /** Suggested folder name: `<sid>_<mm-ss>-<mm-ss>`. */
   folderName: string;
   files: PackFile[];
-}
-
-/**
- * The entries of `log` spoken in `range`: each timed entry lasts until the next timed one (the
- * last until `recordingEndSeconds`, else for ever), and is taken when that overlaps the range or
- * when it starts inside it. Untimed entries cannot be placed and are left out.
- */
-export function entriesInRange(
-  log: readonly LogEntry[],
-  range: TimeSpan,
-  recordingEndSeconds: number | null,
-): LogEntry[] {
-  const timed = log.filter((e) => e.offsetSeconds !== null && Number.isFinite(e.offsetSeconds));
-  return timed.filter((entry, i) => {
-    const start = entry.offsetSeconds ?? 0;
-    const end = timed[i + 1]?.offsetSeconds ?? recordingEndSeconds ?? Infinity;
-    return start < range.endSeconds && (end > range.startSeconds || start >= range.startSeconds);
-  });
 }
 
 /**

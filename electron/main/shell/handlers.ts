@@ -21,7 +21,10 @@ import {
 } from '$shared/validation';
 import { recordingUrlProblem } from '../recordings/recording-location';
 import type { ApiClient } from '../api/client';
+import type { EvidencePackService } from '../exports/evidence-pack-service';
 import type { ExportsService } from '../exports/service';
+import { reviewArgSchemas, reviewImplementations } from '../reviews/review-handlers';
+import type { ReviewService } from '../reviews/review-service';
 import type { PeaksService } from '../peaks/service';
 import type { RecentCallsStore } from '../workspaces/recent-calls';
 import type { ReviewQueueStore } from '../workspaces/review-queue';
@@ -52,6 +55,10 @@ export interface HandlerOptions {
   recentCalls: RecentCallsStore;
   /** The review queue of each workspace. */
   reviewQueue: ReviewQueueStore;
+  /** Review records, rubrics, PII rules and the Reviews export. */
+  reviews: ReviewService;
+  /** Evidence packs through main's save dialog. */
+  evidencePacks: EvidencePackService;
   /** Called with unexpected (non-ApiError) failures, for the log. Must not include secrets. */
   onUnexpected?: (method: ApiMethod, err: unknown) => void;
   /** The clipboard secrets are copied to (and cleared from); without it `copySecret` is refused. */
@@ -186,6 +193,7 @@ const argSchemas = {
   setQueueReviewed: z.tuple([interactionSid, z.boolean()]),
   removeFromQueue: z.tuple([interactionSid]),
   clearQueue: z.tuple([]),
+  ...reviewArgSchemas,
 } satisfies Record<ApiMethod, z.ZodType>;
 
 /** What each method does once its arguments passed their schema. */
@@ -232,6 +240,7 @@ function implementations(options: HandlerOptions): Implementations {
     ...exportImplementations(options),
     ...networkImplementations(options),
     ...reviewQueueImplementations(options),
+    ...reviewImplementations(options.reviews, options.evidencePacks),
     getSession: () => session.info(),
     connect: (input) => session.connect(input),
     openDemo: () => session.openDemo(),

@@ -176,6 +176,33 @@ describe('recent calls', () => {
   });
 });
 
+describe('recent calls with their reviews', () => {
+  it('shows the verdict and tags of a reviewed call beside it', async () => {
+    show(
+      RecentCalls,
+      { workspace: PRODUCTION },
+      {
+        listRecentCalls: ok([
+          {
+            sid: SID,
+            fromNumber: null,
+            toNumber: null,
+            direction: 'inbound',
+            startedAtMs: null,
+            status: null,
+            openedAtMs: 2,
+          },
+        ]),
+        reviewSummaries: ok({
+          [SID.toLowerCase()]: { verdict: 'needs_work', tags: ['billing'], noteCount: 1, scorePercent: 70 },
+        }),
+      },
+    );
+    const button = await screen.findByRole('button', { name: `Open call ${SID}` });
+    await vi.waitFor(() => expect(button).toHaveTextContent(/Needs work\s*billing/));
+  });
+});
+
 describe('routing panel', () => {
   const phone: Phone = {
     sid: 'phone_1',

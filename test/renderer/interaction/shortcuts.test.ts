@@ -34,6 +34,7 @@ function stubTargets(timeSeconds = 0) {
     stepEntry: vi.fn<(d: 1 | -1) => void>(),
     focusSearch: vi.fn<() => void>(),
     openHelp: vi.fn<() => void>(),
+    addNote: vi.fn<() => void>(),
   } satisfies ReviewKeyTargets;
   return targets;
 }
@@ -78,6 +79,7 @@ describe('every shortcut acts on the stub', () => {
     ['/', {}, (t) => expect(t.focusSearch).toHaveBeenCalledTimes(1)],
     ['f', { ctrlKey: true }, (t) => expect(t.focusSearch).toHaveBeenCalledTimes(1)],
     ['f', { metaKey: true }, (t) => expect(t.focusSearch).toHaveBeenCalledTimes(1)],
+    ['m', {}, (t) => expect(t.addNote).toHaveBeenCalledTimes(1)],
     ['?', { shiftKey: true }, (t) => expect(t.openHelp).toHaveBeenCalledTimes(1)],
   ];
 

@@ -30,6 +30,8 @@ export interface ReviewKeyTargets {
   stepEntry: (direction: 1 | -1) => void;
   focusSearch: () => void;
   openHelp: () => void;
+  /** Adds a review note at the playback time (absent: M does nothing). */
+  addNote?: () => void;
 }
 
 /** True when `target` takes typed text (a text or number field, a list box or editable content). */
@@ -72,6 +74,9 @@ export function runShortcut(action: ShortcutAction, targets: ReviewKeyTargets): 
     }
     case 'search':
       targets.focusSearch();
+      break;
+    case 'note':
+      targets.addNote?.();
       break;
     case 'help':
       targets.openHelp();

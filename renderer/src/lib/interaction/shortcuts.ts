@@ -12,6 +12,7 @@ export type ShortcutAction =
   | { kind: 'entry'; direction: 1 | -1 }
   | { kind: 'flag'; direction: 1 | -1 }
   | { kind: 'search' }
+  | { kind: 'note' }
   | { kind: 'help' }
   | { kind: 'queue-step'; direction: 1 | -1 }
   | { kind: 'mark-reviewed' };
@@ -81,6 +82,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
     description: 'Search the transcript',
     action: { kind: 'search' },
   },
+  onKey('m', 'M', 'Add a review note at the playback time', { kind: 'note' }),
   onKey('?', '?', 'Show these shortcuts', { kind: 'help' }),
   {
     chords: [{ key: 'ArrowDown', alt: true }],
