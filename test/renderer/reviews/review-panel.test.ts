@@ -1,5 +1,6 @@
 /**
- * The review panel beside a call, in jsdom with a fake `window.api`: a note's text survives a
+ * The review panel (the side panel's Review tab), in jsdom with a fake `window.api`: M brings it
+ * forward with the cursor in a new note, and a note being typed survives a tab switch; a note's text survives a
  * failed save on screen with the reason and a way to try again, and is saved once it can be; a
  * verdict is sent once however fast it is clicked twice; a review is deleted only after a
  * confirmation, and Undo brings it back.
@@ -47,6 +48,8 @@ async function showCall(replies: Parameters<typeof renderWorkspace>[1]) {
   await rendered.user.click(screen.getByRole('textbox', { name: 'Interaction SID' }));
   await rendered.user.paste(SID);
   await rendered.user.click(screen.getByRole('button', { name: 'Show call' }));
+  // The review is the side panel's Review tab.
+  await rendered.user.click(await screen.findByRole('tab', { name: 'Review' }));
   const panel = await screen.findByRole('region', { name: 'Review' });
   await within(panel).findByRole('group', { name: 'Verdict' });
   return { ...rendered, panel };
@@ -83,6 +86,25 @@ describe('Review panel', () => {
       'Caller read out a card number',
       'Caller read out a card number',
     ]);
+  });
+
+  it('brings the Review tab forward on M, and keeps a note being typed while another tab is shown', async () => {
+    const answer = deferred<{ note: ReviewRecord['notes'][number]; record: ReviewRecord }>();
+    const { user } = await showCall({ addReviewNote: answer });
+    await user.click(screen.getByRole('tab', { name: 'Details' }));
+    expect(screen.getByRole('region', { name: 'Review', hidden: true })).not.toBeVisible();
+
+    await user.keyboard('m');
+    const panel = screen.getByRole('region', { name: 'Review' });
+    expect(screen.getByRole('tab', { name: 'Review' })).toHaveAttribute('aria-selected', 'true');
+    const box = within(panel).getByRole('textbox', { name: 'Note at 0:00' });
+    expect(box).toHaveFocus();
+    await user.type(box, 'Agent talked over the caller');
+
+    // Another tab and back: the words are still there.
+    await user.click(screen.getByRole('tab', { name: 'Timing' }));
+    await user.click(screen.getByRole('tab', { name: 'Review' }));
+    expect(within(panel).getByRole('textbox', { name: 'Note at 0:00' })).toHaveValue('Agent talked over the caller');
   });
 
   it('sends a verdict once, however fast it is clicked', async () => {
