@@ -27,8 +27,10 @@ export ELECTRON_SKIP_BINARY_DOWNLOAD=1
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm ci --no-audit --no-fund
 fi
-# keytar is built for the Node.js that runs the tests (npm start rebuilds it for Electron).
+# keytar and better-sqlite3 are built for the Node.js that runs the tests (npm start rebuilds them
+# for Electron).
 node -e "require('keytar')" 2>/dev/null || npm rebuild keytar --build-from-source
+node -e "require('better-sqlite3')" 2>/dev/null || npm rebuild better-sqlite3 --build-from-source
 
 npm run build
 npm run check
