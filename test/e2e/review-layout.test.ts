@@ -83,6 +83,22 @@ async function nothingCut(selector: string): Promise<string[]> {
   }, selector);
 }
 
+/**
+ * The side panel's tabs that a click at their centre would miss: clipped by the panel or covered
+ * by another element (the collapse button). Empty when every tab can be seen and clicked.
+ */
+async function tabsOutOfReach(): Promise<string[]> {
+  return h.page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('[aria-label="Call side panel"] [role="tab"]')].flatMap((tab) => {
+      const at = tab.getBoundingClientRect();
+      const side = tab.closest('aside')!.getBoundingClientRect();
+      const hit = document.elementFromPoint(at.left + at.width / 2, at.top + at.height / 2);
+      const whole = at.left >= side.left && at.right <= side.right && tab.scrollWidth <= tab.clientWidth + 1;
+      return whole && hit !== null && tab.contains(hit) ? [] : [tab.textContent.trim()];
+    }),
+  );
+}
+
 describe.each(THEMES)('the %s theme', (theme) => {
   describe.each(SIZES)('at $width×$height', (size) => {
     beforeAll(async () => {
@@ -112,6 +128,8 @@ describe.each(THEMES)('the %s theme', (theme) => {
       expect(await nothingCut('section[aria-label="Call"]')).toEqual([]);
       expect(await nothingCut('section[aria-label="Call details"]')).toEqual([]);
       expect(await header.getByText('→').isVisible()).toBe(true);
+      expect(await h.page.getByRole('tab').count()).toBe(5);
+      expect(await tabsOutOfReach()).toEqual([]);
       await shoot('call', size, theme);
     });
 

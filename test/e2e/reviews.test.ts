@@ -45,12 +45,20 @@ async function playableCalls(h: Harness): Promise<Interaction[]> {
   return calls.filter((c) => c.log.some((e) => e.offsetSeconds !== null && e.offsetSeconds < 3600));
 }
 
-/** How many elements match `selector` inside the waveform's shadow root. */
-function countInWaveform(h: Harness, selector: string): Promise<number> {
+/** How many note marks on the marker track under the waveform carry `text` in their tooltip. */
+function noteMarksWith(h: Harness, text: string): Promise<number> {
   return h.page.evaluate(
-    (sel) => document.querySelector('[role="slider"] > div')?.shadowRoot?.querySelectorAll(sel).length ?? 0,
-    selector,
+    (words) =>
+      [...document.querySelectorAll<HTMLElement>('.track [data-kind="note"]')].filter((m) => m.title.includes(words))
+        .length,
+    text,
   );
+}
+
+/** The call's Review tab, brought forward in the side panel. */
+async function reviewTab(h: Harness) {
+  await h.page.getByRole('tab', { name: 'Review' }).click();
+  return h.page.getByRole('region', { name: 'Review' });
 }
 
 async function section(h: Harness, name: string) {
@@ -138,7 +146,7 @@ describe('a note kept across a restart', () => {
       .filter({ hasText: /^\s*Saved\s*$/ })
       .first()
       .waitFor();
-    await expect.poll(() => countInWaveform(h!, `[data-flag-kind="note"][aria-label*="${text}"]`)).toBe(1);
+    await expect.poll(() => noteMarksWith(h!, text)).toBe(1);
     const inTranscript = h.page
       .getByRole('list', { name: 'Notes on this entry' })
       .getByRole('button', { name: new RegExp(text) });
@@ -159,12 +167,12 @@ describe('a note kept across a restart', () => {
     await demoButton.or(restored).first().waitFor();
     if (await demoButton.isVisible()) await demoButton.click();
     await showInteraction(h.page, call.sid);
-    const kept = h.page.getByRole('region', { name: 'Review' }).getByRole('textbox', { name: /^Note at / });
+    // The note is on the track before its tab is looked at.
+    await expect.poll(() => noteMarksWith(h!, text)).toBe(1);
+    const restoredPanel = await reviewTab(h);
+    const kept = restoredPanel.getByRole('textbox', { name: /^Note at / });
     await expect.poll(() => kept.inputValue()).toBe(text);
-    await h.page
-      .getByRole('region', { name: 'Review' })
-      .getByRole('button', { name: /^Play from / })
-      .click();
+    await restoredPanel.getByRole('button', { name: /^Play from / }).click();
     await expect.poll(() => playerTimeSeconds(h!.page)).toBeGreaterThanOrEqual(Math.round(at * 10) / 10 - 0.05);
     expect(await playerTimeSeconds(h.page)).toBeLessThan(at + 1.5);
     await h.page
@@ -213,7 +221,7 @@ describe('reviewing calls', () => {
     const [scored, other] = calls;
     await h.handlers.setReviewTags([{ workspaceId, sid: other!.sid, tags: ['other'] }]);
     await showInteraction(h.page, scored!.sid);
-    const panel = h.page.getByRole('region', { name: 'Review' });
+    const panel = await reviewTab(h);
     await panel.getByRole('radio', { name: 'Needs work' }).check();
     await panel.getByRole('combobox', { name: 'Gave correct information' }).selectOption('3');
     await panel.getByRole('combobox', { name: "Understood the caller's need" }).selectOption('4');
@@ -281,7 +289,7 @@ describe('reviewing calls', () => {
     const end = Math.ceil(next.offsetSeconds! + 2);
     await showInteraction(h.page, call.sid);
     await waitForWaveform(h.page);
-    const panel = h.page.getByRole('region', { name: 'Review' });
+    const panel = await reviewTab(h);
     const clock = (s: number) => `${String(Math.floor(s / 60))}:${String(s % 60).padStart(2, '0')}`;
     await panel.getByRole('textbox', { name: 'From' }).fill(clock(start));
     await panel.getByRole('textbox', { name: 'To' }).fill(clock(end));
