@@ -252,9 +252,7 @@ describe('key storage when the keychain is locked', () => {
       const storage = h.page.getByRole('region', { name: 'Key storage' });
       await expect(storage.innerText()).resolves.toContain('The system keychain is locked');
       await h.page.screenshot({ path: join(ARTIFACTS_DIR, 'keychain-problem.png') });
-      await storage
-        .getByRole('button', { name: 'Store keys in an encrypted file instead (Electron safeStorage)' })
-        .click();
+      await storage.getByRole('button', { name: 'Store keys in a file on this computer (not encrypted)' }).click();
       const dialog = h.page.getByRole('dialog', { name: 'Store API keys in a file that is only obfuscated?' });
       const confirm = dialog.getByRole('button', { name: 'Store keys obfuscated' });
       await expect.poll(() => confirm.isDisabled()).toBe(true);

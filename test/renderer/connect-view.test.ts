@@ -207,7 +207,7 @@ describe('Connect screen: saved workspaces and key storage', () => {
     await user.click(within(note).getByRole('button', { name: 'Key storage settings' }));
     expect(screen.getByRole('heading', { name: 'Settings' })).toBeInTheDocument();
     expect(
-      screen.getByRole('button', { name: 'Store keys in an encrypted file instead (Electron safeStorage)' }),
+      screen.getByRole('button', { name: 'Store keys in an encrypted file on this computer' }),
     ).toBeInTheDocument();
   });
 });

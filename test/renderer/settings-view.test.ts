@@ -333,7 +333,9 @@ describe('Settings: key storage', () => {
     safeStorage: { available: true, weak, backendName: weak ? 'basic_text' : 'kwallet5' },
   });
   const storage = () => screen.getByRole('region', { name: 'Key storage' });
-  const offer = 'Store keys in an encrypted file instead (Electron safeStorage)';
+  // The offer says plainly whether the file would be encrypted.
+  const offer = 'Store keys in an encrypted file on this computer';
+  const weakOffer = 'Store keys in a file on this computer (not encrypted)';
 
   it('shows where keys are stored, and offers nothing else while the keychain works', async () => {
     await openSettings({}, twoWorkspacesSession(PRODUCTION.id, { secretStorage: working }));
@@ -387,7 +389,7 @@ describe('Settings: key storage', () => {
       twoWorkspacesSession(PRODUCTION.id, { secretStorage: locked(true) }),
     );
     expect(storage()).toHaveTextContent('that file would only be obfuscated');
-    await user.click(within(storage()).getByRole('button', { name: offer }));
+    await user.click(within(storage()).getByRole('button', { name: weakOffer }));
     const dialog = screen.getByRole('dialog', { name: 'Store API keys in a file that is only obfuscated?' });
 
     expect(dialog).toHaveTextContent('the keys would only be obfuscated, not protected');
