@@ -33,7 +33,10 @@ export interface DecodeOptions {
   pause?: () => Promise<unknown>;
   /**
    * Called with the peaks of the audio decoded so far (`durationSeconds` = the seconds covered),
-   * at most once per {@link progressEveryMs}, the first time as soon as audio is decoded.
+   * at most once per {@link progressEveryMs}, the first time as soon as audio is decoded. Audio
+   * decoded within an interval is reported when the interval is over even if no more bytes come
+   * (a download held part-way shows all that arrived, not what was decoded an interval before);
+   * never after {@link decodeToPeaks} settles.
    */
   onProgress?: (peaks: ComputedPeaks) => void;
   /** Least wall time between two {@link onProgress} calls, in ms (default 250). */
@@ -76,6 +79,8 @@ class PeaksRun {
 
   /** Wall time of the last progress snapshot (ms); none yet, so the first comes at once. */
   private lastProgressAt = -Infinity;
+  /** The timer that reports audio decoded since the last snapshot once its interval is over. */
+  private pendingProgress: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
     private readonly pause: () => Promise<unknown>,
@@ -97,6 +102,7 @@ class PeaksRun {
     const decoder = this.decoder;
     if (!decoder) throw undecodable(null);
     this.feed(await guarded(() => decoder.flush()));
+    this.cancelPendingProgress();
     if (!this.accumulator || this.accumulator.samples === 0) throw undecodable(null);
     return this.asReported(this.accumulator.finish());
   }
@@ -109,16 +115,36 @@ class PeaksRun {
     return peaks;
   }
 
-  /** Hands a snapshot to the progress callback when the last one is old enough. */
+  /**
+   * Hands a snapshot to the progress callback when the last one is old enough; otherwise makes
+   * sure one follows when the interval is over, so the last audio decoded before the bytes stop
+   * coming (a held or slow download) is reported too.
+   */
   private report(accumulator: PeakAccumulator): void {
-    if (!this.onProgress) return;
-    const now = Date.now();
-    if (now - this.lastProgressAt < this.progressEveryMs) return;
-    this.lastProgressAt = now;
-    this.onProgress(this.asReported(accumulator.snapshot()));
+    const onProgress = this.onProgress;
+    if (!onProgress) return;
+    const sinceLast = Date.now() - this.lastProgressAt;
+    if (sinceLast >= this.progressEveryMs) {
+      this.cancelPendingProgress();
+      this.lastProgressAt = Date.now();
+      onProgress(this.asReported(accumulator.snapshot()));
+      return;
+    }
+    if (this.pendingProgress) return;
+    this.pendingProgress = setTimeout(() => {
+      this.pendingProgress = null;
+      this.lastProgressAt = Date.now();
+      onProgress(this.asReported(accumulator.snapshot()));
+    }, this.progressEveryMs - sinceLast);
+  }
+
+  private cancelPendingProgress(): void {
+    if (this.pendingProgress) clearTimeout(this.pendingProgress);
+    this.pendingProgress = null;
   }
 
   free(): void {
+    this.cancelPendingProgress();
     this.decoder?.free();
     this.decoder = null;
   }

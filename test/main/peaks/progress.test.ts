@@ -1,7 +1,8 @@
 /**
  * Peaks arrive progressively: snapshots of the accumulator cover more and more of the recording
- * and never disturb the final result, and the peaks service shows them while a download runs (a
- * loopback server sends the first half of a WAV file and holds the rest until the test lets it go).
+ * and never disturb the final result, the last audio decoded before the bytes stop coming is
+ * reported too, and the peaks service shows them while a download runs (a loopback server sends
+ * the first half of a WAV file and holds the rest until the test lets it go).
  */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -95,6 +96,51 @@ describe('progress snapshots', () => {
     await decodeToPeaks(chunked(wav, 8 * 1024), { onProgress: () => (count += 1), progressEveryMs: 60_000 });
     expect(count).toBe(1);
   });
+
+  it('report all the audio that arrived once the interval is over, when the bytes stop coming', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const half = 44 + (wav.length - 44) / 2;
+      let held: () => void = () => undefined;
+      const reachedHold = new Promise<void>((resolve) => (held = resolve));
+      let release: () => void = () => undefined;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      // The first half in small chunks, then nothing until the test lets the rest go (a held download).
+      async function* heldHalfWay(): AsyncGenerator<Uint8Array> {
+        yield* chunked(wav.subarray(0, half), 8 * 1024);
+        held();
+        await released;
+        yield* chunked(wav.subarray(half), 8 * 1024);
+      }
+      const covered: number[] = [];
+      const result = decodeToPeaks(heldHalfWay(), {
+        onProgress: (peaks) => covered.push(peaks.durationSeconds),
+        progressEveryMs: 250,
+      });
+      // The next chunk is asked for once the last one is decoded: the first half is decoded now,
+      // within one interval (the clock stands still), so only the first snapshot has been given.
+      await reachedHold;
+      expect(covered).toHaveLength(1);
+      expect(covered[0]).toBeLessThan(SECONDS / 4);
+
+      await vi.advanceTimersByTimeAsync(250);
+      expect(covered).toHaveLength(2);
+      expect(covered[1]).toBeCloseTo(SECONDS / 2, 1);
+      // Nothing new decoded: no more snapshots while the bytes are held.
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(covered).toHaveLength(2);
+
+      release();
+      const peaks = await result;
+      expect(peaks.durationSeconds).toBe(SECONDS);
+      // None after the final peaks.
+      const given = covered.length;
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(covered).toHaveLength(given);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
 
 describe('the peaks service during a download', () => {
@@ -134,12 +180,16 @@ describe('the peaks service during a download', () => {
     });
     expect(service.progress(SID)).toBeNull();
     const result = service.get(SID);
-    // While the second half is held back, the peaks so far cover part of the first half at most.
-    const partial = await vi.waitFor(() => {
-      const progress = service.progress(SID);
-      expect(progress?.coveredSeconds).toBeGreaterThan(0);
-      return progress!;
-    });
+    // While the second half is held back, the peaks so far cover the first half that arrived
+    // (within a progress interval of it being decoded), and no more.
+    const partial = await vi.waitFor(
+      () => {
+        const progress = service.progress(SID);
+        expect(progress?.coveredSeconds).toBeCloseTo(SECONDS / 2, 1);
+        return progress!;
+      },
+      { timeout: 5_000, interval: 20 },
+    );
     expect(partial.complete).toBe(false);
     expect(partial.coveredSeconds).toBeLessThanOrEqual(SECONDS / 2);
     expect(partial.peaks.durationSeconds).toBe(partial.coveredSeconds);
