@@ -14,6 +14,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { statSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { REQUEST_TIMEOUT_SECONDS } from '../../electron/shared/validation';
 import {
   createRecordingGate,
   generateRecording,
@@ -82,6 +83,12 @@ afterAll(async () => {
   await h.close();
   await server.close();
 });
+
+/** Sets main's request timeout, seconds (it also bounds how long a recording download may send nothing). */
+async function setRequestTimeout(seconds: number): Promise<void> {
+  const set = await h.handlers.setPreferences([{ requestTimeoutSeconds: seconds }]);
+  if (!set.ok) throw new Error(`setPreferences failed: ${JSON.stringify(set.error)}`);
+}
 
 /** What main has of interaction `id`'s peaks so far (getPeaksProgress), or null for nothing yet. */
 async function peaksSoFar(id: string): Promise<{ coveredSeconds: number; complete: boolean } | null> {
@@ -211,6 +218,10 @@ describe('a 40-minute call whose download is held half-way', () => {
   // A service of its own for each test: main downloads each recording URL once per run, so a new
   // service (a new URL) starts a new download, held at a new gate.
   beforeEach(async () => {
+    // Main ends a download that sends nothing for the request timeout (15 s by default) as timed
+    // out, and the peaks so far with it. The gate holds it while the test looks, which took up to
+    // 12 s on a loaded 2-core machine: the workspace gets the longest timeout a user can set.
+    await setRequestTimeout(REQUEST_TIMEOUT_SECONDS.max);
     gate = createRecordingGate(Math.floor(statSync(file).size / 2));
     held = await startLongCallServer({ recordings: [{ seconds: CALL_SECONDS, file, entries: 50 }], gate });
     heldSid = held.interactions[0]!.sid;
@@ -220,6 +231,7 @@ describe('a 40-minute call whose download is held half-way', () => {
   afterEach(async () => {
     gate.open();
     await held.close();
+    await setRequestTimeout(REQUEST_TIMEOUT_SECONDS.default);
   });
 
   it('plays from what has arrived, before the download or the waveform is done', async () => {
