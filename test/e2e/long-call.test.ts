@@ -170,12 +170,12 @@ describe('a 40-minute call', () => {
     expect(time).toBeGreaterThan(SEEK_SECONDS + 1);
     expect(time).toBeLessThan(log[target]!.timestamp + 15);
 
-    // The highlighted entry is the one being spoken, in view.
-    const first = await activeEntry(h.page);
+    // The highlighted entry is the one being spoken, in view (the list glides to it: wait for it).
+    let first = await activeEntry(h.page);
+    await expect.poll(async () => (first = await activeEntry(h.page)).inView, { timeout: 15_000 }).toBe(true);
     expect(first.index).toBeGreaterThanOrEqual(target);
     expect(log[first.index]!.timestamp).toBeLessThanOrEqual((await mediaTimeSeconds(h.page)) + 0.01);
     expect(first.text).toContain(log[first.index]!.message);
-    expect(first.inView).toBe(true);
 
     // Entries are about half a second apart: the highlight moves on with the audio, and the list
     // keeps it in view (it glides there, so wait for it to arrive).
