@@ -84,6 +84,22 @@ describe('Calls view keyboard: shortcuts anywhere in the view', () => {
     );
   });
 
+  it('leaves the scrolling keys to the side panel when it has the focus', async () => {
+    const { user, audio } = await openCall();
+    const details = screen.getByRole('tabpanel', { name: 'Details' });
+    details.focus();
+
+    await user.keyboard('{ArrowDown}{PageDown}{ArrowUp} ');
+
+    expect(details).toHaveFocus();
+    expect(audio.currentTime).toBe(0);
+    expect(fakeMedia().play).not.toHaveBeenCalled();
+    // Elsewhere on the page the same key steps through the transcript again.
+    details.blur();
+    await user.keyboard('{ArrowDown}');
+    expect(audio.currentTime).toBe(1);
+  });
+
   it('jumps to the flagged slow reply with N, and back with P', async () => {
     const { user, audio } = await openCall();
 
