@@ -228,6 +228,24 @@ describe('Transcript: 5,000 entries', () => {
     expect(screen.queryByRole('button', { name: 'Follow playback' })).not.toBeInTheDocument();
   });
 
+  it('keeps the place of a reader who scrolled away before the first entry started', async () => {
+    const late = longLog(5000).map((e) => ({ ...e, offsetSeconds: e.offsetSeconds! + 20 }));
+    const { rerender } = renderTranscript({ log: late, currentTime: 5 });
+    await vi.waitFor(() => expect(rows().length).toBeGreaterThan(0));
+    expect(currentMessages()).toEqual([]);
+
+    // During the call's opening silence the user wheels down to read further on.
+    const area = scroller();
+    await fireEvent.wheel(area, { deltaY: 3000 });
+    area.scrollTop = 100_000;
+    await fireEvent.scroll(area);
+
+    // The first entry becomes current: the list stays where the user put it, and offers to follow.
+    await rerender({ currentTime: late[0]!.offsetSeconds + 0.1 });
+    await screen.findByRole('button', { name: 'Follow playback' });
+    expect(area.scrollTop).toBe(100_000);
+  });
+
   it('moves keyboard focus row by row with the arrow keys, past the drawn window, and Enter seeks', async () => {
     const user = userEvent.setup();
     const { onSeek } = renderTranscript({ log });
