@@ -1,10 +1,12 @@
 /**
  * Transcript excerpts, pure: a contiguous range of log entries as plain text or Markdown, for the
  * clipboard (a ticket, a chat). Both name the call (SID), the workspace and the time range, then
- * hold one `[mm:ss] Role: message` line per entry.
+ * hold one `[mm:ss] Role: message` line per entry, the role in the words the screens use
+ * ("Caller", "Agent": speakers.ts).
  */
 import type { LogEntry } from './domain';
-import { clockLabel, normaliseNewlines, speakerLabel, transcriptLines } from './transcript-export';
+import { roleWord } from './speakers';
+import { clockLabel, normaliseNewlines, transcriptLines } from './transcript-export';
 
 /** What an excerpt is made of. */
 export interface ExcerptInput {
@@ -30,7 +32,7 @@ export function excerptRange(entries: readonly LogEntry[]): string {
 /** Plain-text excerpt: `Interaction <sid> · <workspace> · <range>`, a blank line, the lines. */
 export function excerptText(input: ExcerptInput): string {
   const header = `Interaction ${input.sid} · ${input.workspaceName} · ${excerptRange(input.entries)}`;
-  return [header, '', ...transcriptLines(input.entries)].join('\n');
+  return [header, '', ...transcriptLines(input.entries, roleWord)].join('\n');
 }
 
 /**
@@ -57,7 +59,7 @@ export function excerptMarkdown(input: ExcerptInput): string {
       .split('\n')
       .filter((line) => line.trim() !== '')
       .map(markdownEscape);
-    const role = markdownEscape(speakerLabel(entry.role));
+    const role = markdownEscape(roleWord(entry.role));
     const body = lines.join('\\\n  ');
     return `- \`[${clockLabel(entry.offsetSeconds)}]\` **${role}:** ${body}`;
   });

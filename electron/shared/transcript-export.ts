@@ -90,11 +90,16 @@ export function utcLabel(epochMs: number | null): string {
 /**
  * Transcript lines `[mm:ss] Role: message`, one per entry; a message's further lines follow
  * indented by four spaces (a blank one stays empty) so every entry still starts with its time.
+ * `label` names each role ({@link speakerLabel}, the role as sent, unless the caller chooses
+ * another word); it must return one line.
  */
-export function transcriptLines(entries: readonly LogEntry[]): string[] {
+export function transcriptLines(
+  entries: readonly LogEntry[],
+  label: (role: string) => string = speakerLabel,
+): string[] {
   return entries.map((entry) => {
     const [first = '', ...rest] = normaliseNewlines(entry.message).split('\n');
-    const head = `[${clockLabel(entry.offsetSeconds)}] ${speakerLabel(entry.role)}: ${first}`;
+    const head = `[${clockLabel(entry.offsetSeconds)}] ${label(entry.role)}: ${first}`;
     return [head, ...rest.map((line) => (line === '' ? '' : `    ${line}`))].join('\n');
   });
 }

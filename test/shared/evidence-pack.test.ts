@@ -95,7 +95,7 @@ describe('Copy for ticket', () => {
     expect(block).toContain('Range note\\\n  second line');
     expect(block).toContain('Card read aloud: \\[card number\\]');
     expect(block).toContain('**Excerpt** (personal data masked)');
-    expect(block).toContain('- `[01:10]` **User:** \\[number\\]');
+    expect(block).toContain('- `[01:10]` **Caller:** \\[number\\]');
     expect(block).toContain('Thanks, \\*charging\\* now.');
     expect(block).not.toMatch(/four four seven|4111/);
   });
@@ -120,7 +120,7 @@ describe('Copy for ticket', () => {
   });
 
   it('writes the plain excerpt masked', () => {
-    expect(packExcerptText(input())).toContain('[01:10] User: [number]');
+    expect(packExcerptText(input())).toContain('[01:10] Caller: [number]');
   });
 });
 

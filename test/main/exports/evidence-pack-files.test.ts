@@ -107,7 +107,7 @@ describe('evidence pack', () => {
     expect((zeros.at(-1)! + 1) / RATE).toBeCloseTo(10.25, 3);
     expect(zeros.length).toBe(5.5 * RATE);
 
-    expect(text(pack, 'excerpt.txt')).toContain("[00:13] User: It's [number]");
+    expect(text(pack, 'excerpt.txt')).toContain("[00:13] Caller: It's [number]");
     expect(text(pack, 'excerpt.txt')).toContain('[00:10] Agent: Can I take the card number?');
     expect(text(pack, 'ticket.md')).toContain('**Verdict:** Fail');
     expect(text(pack, 'ticket.md')).toContain('Slow reply: 2.0 s');

@@ -139,9 +139,9 @@ describe('picking transcript entries for an excerpt', () => {
     await user.click(within(bar()!).getByRole('button', { name: 'Copy as text' }));
     await expect(navigator.clipboard.readText()).resolves.toBe(excerptText(input));
     expect((await navigator.clipboard.readText()).split('\n').slice(2)).toEqual([
-      '[00:04] User: Line 2 of the call',
+      '[00:04] Caller: Line 2 of the call',
       '[00:08] Agent: Line 3 of the call',
-      '[00:12] User: Line 4 of the call',
+      '[00:12] Caller: Line 4 of the call',
     ]);
 
     await user.click(within(bar()!).getByRole('button', { name: 'Copy as Markdown' }));

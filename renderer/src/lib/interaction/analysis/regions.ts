@@ -2,34 +2,17 @@
  * Transcript entries as role-coloured stretches of the waveform.
  */
 import type { LogEntry } from '$shared/domain';
-import { humanize } from '../../format';
-import type { RoleRegion, SpeakerKind } from './types';
+import { roleWord, speakerKind } from '$shared/speakers';
+import type { RoleRegion } from './types';
 
-const AGENT_ROLES = new Set(['agent', 'assistant']);
-const USER_ROLES = new Set(['user', 'customer', 'caller']);
-
-/**
- * How an entry's role is drawn: `agent`/`assistant` are the agent, `user`/`customer`/`caller` the
- * caller (case-insensitive), anything else (tool, system, unknown roles) an event.
- */
-export function speakerKind(role: string): SpeakerKind {
-  const key = role.trim().toLowerCase();
-  if (AGENT_ROLES.has(key)) return 'agent';
-  if (USER_ROLES.has(key)) return 'user';
-  return 'event';
-}
+export { speakerKind };
 
 /**
  * The word the app's screens use for an entry's role: "Caller" for every caller role (`user`,
  * `customer`, `caller`) and "Agent" for the agent's, as the waveform legend says; other roles
  * humanized ("Tool", "System"). Exported files keep the role as the server sent it.
  */
-export function speakerLabel(role: string): string {
-  const kind = speakerKind(role);
-  if (kind === 'user') return 'Caller';
-  if (kind === 'agent') return 'Agent';
-  return humanize(role);
-}
+export const speakerLabel: (role: string) => string = roleWord;
 
 /**
  * One region per timed entry, from its `offsetSeconds` to the next timed entry's (the last one to

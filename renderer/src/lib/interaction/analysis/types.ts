@@ -5,8 +5,9 @@
  * seconds from the start of the recording.
  */
 
-/** How a transcript entry's role is drawn: the agent, the caller, or an event (tool, system, other). */
-export type SpeakerKind = 'agent' | 'user' | 'event';
+import type { SpeakerKind } from '$shared/speakers';
+
+export type { SpeakerKind };
 
 /**
  * One transcript entry as a stretch of the waveform: from the entry's time to the next timed
@@ -16,7 +17,7 @@ export interface RoleRegion {
   /** `LogEntry.index` of the entry. */
   entryIndex: number;
   kind: SpeakerKind;
-  /** The role as a person reads it ("Agent", "User", "Tool"…). */
+  /** The role as a person reads it ("Agent", "Caller", "Tool"…). */
   roleLabel: string;
   /** The entry's message (may be long; a hover shortens it). */
   text: string;
