@@ -226,6 +226,8 @@ describe('reviewing calls', () => {
     await panel.getByRole('combobox', { name: 'Gave correct information' }).selectOption('3');
     await panel.getByRole('combobox', { name: "Understood the caller's need" }).selectOption('4');
     await expect.poll(() => panel.getByText(/^Score \d/).innerText()).toMatch(/^Score 8\d/);
+    // Two of the five criteria are scored: the total says it is a total so far.
+    await panel.getByText('so far: 3 of 5 not scored', { exact: true }).waitFor();
     await panel.getByRole('textbox', { name: /^Tags/ }).fill('Billing, callback');
     await panel.getByRole('textbox', { name: /^Ticket/ }).fill('SUP-1042');
     await expect.poll(() => panel.getByText('Saved', { exact: true }).count()).toBe(2);
@@ -249,8 +251,9 @@ describe('reviewing calls', () => {
     await expect.poll(() => reviews.getByRole('row').count()).toBe(2);
     const row = reviews.getByRole('button', { name: `Open call ${scored!.sid}` });
     await row.waitFor();
+    // The call just reviewed is named by its numbers (it is among the recent calls), then its SID.
     await expect(reviews.getByRole('row').nth(1).innerText()).resolves.toMatch(
-      /Needs work[\s\S]*billing[\s\S]*SUP-1042/,
+      /\+[\d ]+ → \+[\d ]+[\s\S]*Needs work[\s\S]*billing[\s\S]*SUP-1042/,
     );
     await reviews.getByRole('searchbox', { name: 'Tag' }).fill('');
     await expect.poll(() => reviews.getByRole('row').count()).toBe(3);
