@@ -119,9 +119,10 @@ export interface ConnectionTestResult {
 }
 
 /**
- * Peaks of a recording, computed in main so the renderer never decodes audio. Values are sample
- * amplitudes in [-1, 1]; `min[i]`/`max[i]` cover the i-th of `length` equal slices of the
- * recording. One entry in `channels` per audio channel (1 = mono, 2 = stereo: caller and agent).
+ * Peaks of a recording, computed in main (or, for a format main does not decode, by the page's
+ * peaks worker: see {@link VoiceReviewApi.storePeaks}). Values are sample amplitudes in [-1, 1];
+ * `min[i]`/`max[i]` cover the i-th of `length` equal slices of the recording. One entry in
+ * `channels` per audio channel (1 = mono, 2 = stereo: caller and agent).
  */
 export interface RecordingPeaks {
   /** Exact duration of the decoded audio, in seconds. */
@@ -343,7 +344,12 @@ export interface VoiceReviewApi {
   getWebhook(sid: string): Promise<Webhook>;
   /** Spec 4 endpoint 10. A 404 resolves with `alreadyGone: true`. */
   deleteWebhook(sid: string): Promise<DeleteResult>;
-  /** Peaks and exact duration of an interaction's recording (decoded in main, cached on disk). */
+  /**
+   * Peaks and exact duration of an interaction's recording (decoded in main, cached on disk).
+   * @throws ApiError kind 'invalid_response' when main cannot draw it; with `detail:
+   *   'unsupported_format'` when its format is one main does not decode (the page may: it then
+   *   hands its peaks back with {@link storePeaks})
+   */
   getPeaks(sid: string): Promise<RecordingPeaks>;
   /**
    * The peaks of interaction `sid`'s recording decoded so far while {@link getPeaks} runs (the
@@ -351,6 +357,16 @@ export interface VoiceReviewApi {
    * when no computation for it is known.
    */
   getPeaksProgress(sid: string): Promise<PeaksProgress | null>;
+  /**
+   * Hands main the peaks the page decoded for interaction `sid`'s recording after
+   * {@link getPeaks} failed with `detail: 'unsupported_format'` (the page decodes WebM, MP4/AAC
+   * with Chromium's decoders), to keep in main's peaks disk cache, so the call's next view draws
+   * from there. At most 8 channels of at most as many peaks as main makes for `durationSeconds`
+   * (8,000, or 4 per second past about 33 minutes; 6 hours at most), amplitudes in [-1, 1].
+   * @throws ApiError kind 'bad_input' when the peaks are out of those bounds, or main did not
+   *   leave this recording to the page
+   */
+  storePeaks(sid: string, peaks: Omit<RecordingPeaks, 'fromCache'>): Promise<void>;
   /**
    * The last problem main met fetching interaction `sid`'s recording in the active workspace (for
    * the player or the waveform), or null when the last attempt worked or none was made. The player
@@ -498,6 +514,7 @@ const METHODS = {
   deleteWebhook: null,
   getPeaks: null,
   getPeaksProgress: null,
+  storePeaks: null,
   getRecordingProblem: null,
   exportTranscript: null,
   downloadRecording: null,

@@ -35,20 +35,26 @@ export interface ApiErrorData {
   status?: number;
   /** The server's own message from its error body, when it had one. */
   serverMessage?: string;
-  /**
-   * Finer cause of a `network` error: `tls` when the TLS layer failed (untrusted, expired or
-   * mismatched certificate, handshake error), so a connection test can say "TLS error" instead of
-   * "unreachable". Absent otherwise.
-   */
-  detail?: 'tls';
+  /** Finer cause, where a caller acts on it ({@link ApiErrorDetail}); absent otherwise. */
+  detail?: ApiErrorDetail;
 }
+
+/**
+ * Finer cause of an error:
+ * - `tls` (kind `network`): the TLS layer failed (untrusted, expired or mismatched certificate,
+ *   handshake error), so a connection test can say "TLS error" instead of "unreachable";
+ * - `unsupported_format` (kind `invalid_response`, from main's peaks decoder): the recording is in
+ *   a container or codec main's decoder does not read (WebM, MP4/M4A, ADTS AAC, ...), not a broken
+ *   file, so the page draws its waveform with Chromium's own decoders instead.
+ */
+export type ApiErrorDetail = 'tls' | 'unsupported_format';
 
 /** An error with a {@link ApiErrorKind}; thrown by the client in main and rethrown by the preload. */
 export class ApiError extends Error implements ApiErrorData {
   readonly kind: ApiErrorKind;
   readonly status?: number;
   readonly serverMessage?: string;
-  readonly detail?: 'tls';
+  readonly detail?: ApiErrorDetail;
 
   constructor(data: ApiErrorData) {
     super(data.message);

@@ -4,9 +4,10 @@
  * whole.
  *
  * Formats are told apart by their first bytes (detect-format.ts): WAV (wav-decoder.ts), MP3
- * (mp3-decoder.ts), Ogg/Opus, Ogg/Vorbis, FLAC and Ogg/FLAC (codec-decoders.ts). WebM, MP4/AAC, ADTS AAC, AIFF and
- * anything else are refused as `invalid_response` (Chromium may still play them; the view then
- * shows the recording without a waveform).
+ * (mp3-decoder.ts), Ogg/Opus, Ogg/Vorbis, FLAC and Ogg/FLAC (codec-decoders.ts). WebM, MP4/AAC,
+ * ADTS AAC, AIFF and anything else are refused as `invalid_response`; a format that is recognised
+ * but not read here carries `detail: 'unsupported_format'`, so the page decodes it with Chromium's
+ * decoders instead (a file recognised as nothing is refused without it).
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { ApiError } from '$shared/errors';
@@ -51,8 +52,10 @@ const PROGRESS_EVERY_MS = 250;
  * duration. Errors thrown by `chunks` itself (a failed download) pass through unchanged. An
  * endless stream ends at the duration or byte cap (pcm.ts): the loop stops reading then.
  * @throws ApiError kind 'invalid_response' ({@link UNDECODABLE_MESSAGE}) when the format is not
- *   recognised or not decoded here, or the decoder fails or yields no audio; the same kind with
- *   the cap in words for more than 8 channels, more than 6 hours or more than 1 GiB.
+ *   recognised, or the decoder fails or yields no audio; the same kind naming the format, with
+ *   `detail: 'unsupported_format'`, for a format recognised but not decoded here (WebM, MP4/M4A,
+ *   ADTS AAC, AIFF); the same kind with the cap in words for more than 8 channels, more than 6
+ *   hours or more than 1 GiB.
  */
 export async function decodeToPeaks(
   chunks: AsyncIterable<Uint8Array>,
@@ -195,9 +198,12 @@ async function guarded<T>(step: () => Promise<T> | T): Promise<T> {
   }
 }
 
+/** The refusal of a recording; `formatName` names a format recognised but not read here. */
 function undecodable(formatName: string | null): ApiError {
-  const message = formatName
-    ? `The recording's audio format (${formatName}) could not be decoded for the waveform; it may still play.`
-    : UNDECODABLE_MESSAGE;
-  return new ApiError({ kind: 'invalid_response', message });
+  if (formatName === null) return new ApiError({ kind: 'invalid_response', message: UNDECODABLE_MESSAGE });
+  return new ApiError({
+    kind: 'invalid_response',
+    message: `The recording's audio format (${formatName}) could not be decoded for the waveform; it may still play.`,
+    detail: 'unsupported_format',
+  });
 }

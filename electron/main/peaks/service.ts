@@ -14,9 +14,15 @@
  * Content-Length), so a recording whose URL changes on every fetch of the interaction (a signed URL
  * with an expiry) hits the cache only while the session keeps the same URL; keying on less than
  * the URL could serve one recording's waveform for another.
+ *
+ * A recording in a format main does not decode (WebM, MP4/AAC: `detail: 'unsupported_format'`) is
+ * decoded by the page with Chromium's decoders; the page hands its final peaks back
+ * ({@link PeaksService.store}) and they go into the same disk cache, under the key of the download
+ * main had opened, so the next view of that call comes from the cache whatever its format.
  */
 import type { PeaksProgress, RecordingPeaks } from '$shared/contract';
 import { ApiError } from '$shared/errors';
+import type { ComputedPeaks } from '$shared/peaks-reducer';
 import { problemOf, RecordingError } from '../api/recording-errors';
 import { recordingKey, type RecordingCache } from '../recordings/recording-cache';
 import { playableLocation, type PlayableLocation, type RecordingLocation } from '../recordings/recording-location';
@@ -48,6 +54,17 @@ export interface PeaksService {
    */
   progress(sid: string): PeaksProgress | null;
   /**
+   * Keeps `peaks`, decoded by the page, as the peaks of interaction `sid`'s recording in the disk
+   * cache (when there is one and the download gave validators), for the next {@link get}. Only
+   * for a recording whose {@link get} last failed with `detail: 'unsupported_format'` in this run
+   * (one of the last few such), and once: main asked the page for those peaks, and for no others.
+   * Nothing is downloaded again: the key is the one of the download that failed to decode.
+   * `peaks` are checked by the caller (the IPC handler's schema).
+   * @throws ApiError kind 'bad_input' when main did not leave `sid`'s recording to the page; the
+   *   errors of {@link get} when the interaction cannot be located
+   */
+  store(sid: string, peaks: ComputedPeaks): Promise<void>;
+  /**
    * Resolves once the disk cache writes of the peaks computed so far are done (a computation
    * answers before its peaks are on disk); main waits for it at quit.
    */
@@ -56,6 +73,9 @@ export interface PeaksService {
 
 /** Finished computations whose final peaks {@link PeaksService.progress} still answers with. */
 const FINISHED_KEPT = 4;
+
+/** Recordings left to the page's decoder whose peaks {@link PeaksService.store} still takes. */
+const LEFT_TO_PAGE_KEPT = 8;
 
 /** The latest peaks a computation reported (null before any, and after it failed). */
 interface Progress {
@@ -101,6 +121,11 @@ export function createPeaksService(options: PeaksServiceOptions): PeaksService {
   const running = new Map<string, Run>();
   /** The computation each SID last asked for, running or among the last few finished. */
   const bySid = new Map<string, Run>();
+  /**
+   * Recordings main could not decode for their format, by run key, oldest first: the disk cache
+   * key of their download (null: not cached), until the page's peaks for them arrive.
+   */
+  const leftToPage = new Map<string, string | null>();
 
   async function compute(location: PlayableLocation, progress: Progress): Promise<RecordingPeaks> {
     const download = recordings.open(location);
@@ -110,6 +135,9 @@ export function createPeaksService(options: PeaksServiceOptions): PeaksService {
     if (cached) return { ...cached, fromCache: true };
     const peaks = await decode(chunksOf(download.stream(0)), (partial) => {
       progress.latest = progressOf({ ...partial, fromCache: false }, false);
+    }).catch((err: unknown) => {
+      if (err instanceof ApiError && err.detail === 'unsupported_format') leaveToPage(recordingKey(location), key);
+      throw err;
     });
     location.report(null);
     // Written in the background: the waveform is not held back by the disk (a cache read waits
@@ -118,20 +146,34 @@ export function createPeaksService(options: PeaksServiceOptions): PeaksService {
     return { ...peaks, fromCache: false };
   }
 
+  /** Notes that the page decodes the recording of `runKey`, whose peaks go under `key`. */
+  function leaveToPage(runKey: string, key: string | null): void {
+    leftToPage.delete(runKey);
+    leftToPage.set(runKey, key);
+    for (const oldest of [...leftToPage.keys()].slice(0, Math.max(0, leftToPage.size - LEFT_TO_PAGE_KEPT)))
+      leftToPage.delete(oldest);
+  }
+
+  /** Where interaction `sid`'s recording is, ready to download. @throws ApiError as {@link PeaksService.get} */
+  async function playableOf(sid: string): Promise<PlayableLocation> {
+    const location = await options.locate(sid).catch((err: unknown) => {
+      if (err instanceof ApiError) throw err;
+      throw new ApiError({
+        kind: 'server',
+        message: 'The interaction could not be loaded, so its waveform cannot be drawn. Try again.',
+      });
+    });
+    if (!location) throw new RecordingError('no_recording', 'This interaction has no recording.');
+    const playable = playableLocation(location);
+    if (playable instanceof RecordingError) throw playable;
+    return playable;
+  }
+
   return {
     async get(sid) {
       bySid.delete(sid);
       try {
-        const location = await options.locate(sid).catch((err: unknown) => {
-          if (err instanceof ApiError) throw err;
-          throw new ApiError({
-            kind: 'server',
-            message: 'The interaction could not be loaded, so its waveform cannot be drawn. Try again.',
-          });
-        });
-        if (!location) throw new RecordingError('no_recording', 'This interaction has no recording.');
-        const playable = playableLocation(location);
-        if (playable instanceof RecordingError) throw playable;
+        const playable = await playableOf(sid);
         const runKey = recordingKey(playable);
         const run = running.get(runKey) ?? start(playable, runKey);
         remember(sid, run);
@@ -143,6 +185,18 @@ export function createPeaksService(options: PeaksServiceOptions): PeaksService {
       }
     },
     progress: (sid) => bySid.get(sid)?.progress.latest ?? null,
+    async store(sid, peaks) {
+      const runKey = recordingKey(await playableOf(sid));
+      if (!leftToPage.has(runKey)) {
+        throw new ApiError({
+          kind: 'bad_input',
+          message: "This recording's waveform is drawn by Voice Review's background process, not by the page.",
+        });
+      }
+      const key = leftToPage.get(runKey) ?? null;
+      leftToPage.delete(runKey);
+      if (cache && key) await cache.write(key, peaks);
+    },
     flush: () => cache?.settled() ?? Promise.resolve(),
   };
 

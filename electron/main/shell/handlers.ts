@@ -25,6 +25,7 @@ import type { EvidencePackService } from '../exports/evidence-pack-service';
 import type { ExportsService } from '../exports/service';
 import { reviewArgSchemas, reviewImplementations } from '../reviews/review-handlers';
 import type { ReviewService } from '../reviews/review-service';
+import { pagePeaksSchema } from '../peaks/page-peaks';
 import type { PeaksService } from '../peaks/service';
 import type { RecentCallsStore } from '../workspaces/recent-calls';
 import type { ReviewQueueStore } from '../workspaces/review-queue';
@@ -45,7 +46,7 @@ export interface HandlerOptions {
   session: Session;
   /** The active workspace's client, interactions and recordings. */
   activeWorkspace: ActiveWorkspaceReads;
-  /** Peaks of recordings (decoded in main, cached on disk). */
+  /** Peaks of recordings (decoded in main or, for formats main does not read, the page; cached on disk). */
   peaks: PeaksService;
   /** URL the renderer uses for an interaction's recording (protocol URL in Electron, loopback in the harness). */
   recordingSrc: (sid: string) => string;
@@ -160,6 +161,7 @@ const argSchemas = {
   deleteWebhook: z.tuple([z.string().min(1).max(200)]),
   getPeaks: z.tuple([interactionSid]),
   getPeaksProgress: z.tuple([interactionSid]),
+  storePeaks: z.tuple([interactionSid, pagePeaksSchema]),
   getRecordingProblem: z.tuple([interactionSid]),
   exportTranscript: z.tuple([
     interactionSid,
@@ -265,6 +267,7 @@ function implementations(options: HandlerOptions): Implementations {
     deleteWebhook: (sid) => deleteWebhook(active, sid),
     getPeaks: (sid) => peaks.get(sid),
     getPeaksProgress: (sid) => Promise.resolve(peaks.progress(sid)),
+    storePeaks: (sid, computed) => peaks.store(sid, computed),
     getRecordingProblem: (sid) => Promise.resolve(active.recordingProblem(sid)),
     copySecret: async (text) => {
       if (!options.secretClipboard) {
