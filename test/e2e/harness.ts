@@ -87,7 +87,13 @@ export interface HarnessMain {
  */
 export interface HarnessMainOptions extends Pick<
   MainStackOptions,
-  'chooseSavePath' | 'confirmWeakKeyStorage' | 'clipboard' | 'chooseOpenPath' | 'confirmInMain' | 'proxyEnv'
+  | 'chooseSavePath'
+  | 'confirmWeakKeyStorage'
+  | 'clipboard'
+  | 'chooseOpenPath'
+  | 'confirmInMain'
+  | 'proxyEnv'
+  | 'peaksCacheDir'
 > {
   /** The settings folder; the caller owns it and removes it. Default: a fresh folder, removed at close. */
   userDataDir?: string;
@@ -151,7 +157,8 @@ export async function startHarnessMain(extra: HarnessMainOptions = {}): Promise<
     log: { info: logLine('info'), warn: logLine('warn'), error: logLine('error') },
     // Decoding runs in the built worker, as in Electron (ensureBuilt/npm run build made it).
     peaksDecoder: { workerPath: PEAKS_WORKER },
-    peaksCacheDir: null,
+    // No peaks disk cache unless a test asks for one: each test's waveforms are computed afresh.
+    peaksCacheDir: extra.peaksCacheDir ?? null,
     ...(extra.chooseSavePath ? { chooseSavePath: extra.chooseSavePath } : {}),
     ...(extra.confirmWeakKeyStorage ? { confirmWeakKeyStorage: extra.confirmWeakKeyStorage } : {}),
     // The system clipboard's stand-in: main's copies of secrets land here, not on the desk's clipboard.

@@ -25,9 +25,10 @@ export const CONTENT_SECURITY_POLICY = [
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data:",
   "font-src 'self'",
-  // Recordings stream through an <audio> element on the recording protocol; nothing fetches them.
+  // Recordings stream through an <audio> element on the recording protocol; the page's peaks
+  // decoder reads one it draws itself (a format main does not decode) from the same URL.
   "media-src 'self' vr-recording:",
-  "connect-src 'self'",
+  "connect-src 'self' vr-recording:",
   "base-uri 'none'",
   "form-action 'none'",
   "frame-ancestors 'none'",

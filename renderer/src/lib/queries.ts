@@ -17,6 +17,8 @@ import type {
 import type { Phone, PhoneUpdate, SipTrunk, SipTrunkCreate, Webhook } from '$shared/domain';
 import type { TranscriptFormat } from '$shared/transcript-export';
 import { api } from './api';
+import { decodeRecordingInPage } from './interaction/waveform/decode/recording-decode';
+import { createPeaksSource } from './interaction/waveform/peaks-source';
 
 /** Query keys. */
 export const keys = {
@@ -63,16 +65,34 @@ export function interactionQuery(workspaceId: string, sid: string | null) {
   return itemQuery(keys.interaction(workspaceId, sid ?? ''), sid, (id) => api().getInteraction(id));
 }
 
+/** A call's peaks: main's, or the page's decode for a format main does not read (peaks-source.ts). */
+const peaksSource = createPeaksSource({
+  getPeaks: (sid) => api().getPeaks(sid),
+  getPeaksProgress: (sid) => api().getPeaksProgress(sid),
+  storePeaks: (sid, peaks) => api().storePeaks(sid, peaks),
+  decodeInPage: decodeRecordingInPage,
+});
+
 /**
- * Peaks and exact duration of an interaction's recording, computed in main (the renderer never
- * decodes a recording). A recording does not change under a SID, so the answer never goes stale; main
- * keeps its own disk cache. Disabled until a SID with a playable recording is chosen. Errors are
- * not retried automatically (the app's default): the player offers its own Retry.
+ * Peaks and exact duration of an interaction's recording, computed in main, or in the page from
+ * the recording at `recordingSrc()` (the URL the player plays) when main does not decode its
+ * format (peaks-source.ts). A recording does not change under a SID, so the answer never goes
+ * stale; main keeps its own disk cache. Disabled until a SID with a playable recording is chosen.
+ * Errors are not retried automatically (the app's default): the player offers its own Retry.
+ * Leaving the call stops a decode in the page; main's computation runs on (it has its own).
  */
-export function peaksQuery(workspaceId: string, sid: string | null, enabled = true) {
+export function peaksQuery(
+  workspaceId: string,
+  sid: string | null,
+  enabled = true,
+  recordingSrc: () => string | null = () => null,
+) {
   return {
     queryKey: keys.peaks(workspaceId, sid ?? ''),
-    queryFn: () => api().getPeaks(sid ?? ''),
+    // The signal is read only when the page decodes: svelte-query cancels a query on leaving it
+    // only once its signal was read.
+    queryFn: (context: { signal: AbortSignal }) =>
+      peaksSource.peaks(sid ?? '', { recordingSrc, signal: () => context.signal }),
     enabled: enabled && sid !== null,
     staleTime: Infinity,
     // Each answer is new peaks: comparing thousands of numbers with the last answer finds nothing to keep.
@@ -84,15 +104,15 @@ export function peaksQuery(workspaceId: string, sid: string | null, enabled = tr
 const PEAKS_PROGRESS_EVERY_MS = 250;
 
 /**
- * The peaks decoded so far while {@link peaksQuery} is pending (null before any), asked for every
- * 250 ms so the waveform fills in left to right during the download. Enable it only while the
- * peaks query is pending; nothing of it is kept once disabled. A failure is not retried (the next
- * poll asks again).
+ * The peaks decoded so far while {@link peaksQuery} is pending (null before any), by main or by
+ * the page, asked for every 250 ms so the waveform fills in left to right during the download.
+ * Enable it only while the peaks query is pending; nothing of it is kept once disabled. A failure
+ * is not retried (the next poll asks again).
  */
 export function peaksProgressQuery(workspaceId: string, sid: string | null, enabled: boolean) {
   return {
     queryKey: keys.peaksProgress(workspaceId, sid ?? ''),
-    queryFn: () => api().getPeaksProgress(sid ?? ''),
+    queryFn: () => peaksSource.progress(sid ?? ''),
     enabled: enabled && sid !== null,
     refetchInterval: PEAKS_PROGRESS_EVERY_MS,
     retry: false,

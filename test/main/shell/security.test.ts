@@ -33,8 +33,8 @@ describe('content security policy', () => {
     const d = directives(CONTENT_SECURITY_POLICY);
     expect(d.get('default-src')).toEqual(["'none'"]);
     expect(d.get('script-src')).toEqual(["'self'"]);
-    // The renderer never fetches recordings (the <audio> element streams them), and never plays blobs.
-    expect(d.get('connect-src')).toEqual(["'self'"]);
+    // The renderer fetches nothing but recordings (for the waveforms it decodes), and never plays blobs.
+    expect(d.get('connect-src')).toEqual(["'self'", 'vr-recording:']);
     expect(d.get('media-src')).toEqual(["'self'", 'vr-recording:']);
     expect(d.get('object-src')).toEqual(["'none'"]);
     for (const values of d.values()) {
