@@ -10,7 +10,7 @@ import { screen, within } from '@testing-library/svelte';
 import { describe, expect, it, vi } from 'vitest';
 import { SHORTCUTS } from '../../../renderer/src/lib/interaction/shortcuts';
 import { demoSession, fail, ok } from '../fake-api';
-import { loadMetadata, mediaElement } from '../fake-media';
+import { advanceTo, loadMetadata, mediaElement } from '../fake-media';
 import { showSideTab, SID, slowReplyCall, useFakePlayer } from './review-fixtures';
 import { renderWorkspace } from '../render-app';
 
@@ -178,6 +178,10 @@ describe('Calls view keyboard: the shortcut sheet', () => {
       SHORTCUTS.map((s) => s.description),
     );
     expect(rows[0]).toHaveTextContent(/^Space or K\s*Play or pause$/);
+    const actionOfKey = (key: string) =>
+      rows.map((row) => within(row).getAllByRole('cell')).find(([keys]) => keys?.textContent === key)?.[1];
+    expect(actionOfKey('A')).toHaveTextContent('Loop: set A, then B; again: clear');
+    expect(actionOfKey('S')).toHaveTextContent('Skip silences on or off');
     // While it is open, the view's keys are the dialog's: nothing plays.
     await user.keyboard('k');
     expect(fakeMedia().play).not.toHaveBeenCalled();
@@ -197,5 +201,55 @@ describe('Calls view keyboard: the shortcut sheet', () => {
 
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     await vi.waitFor(() => expect(button).toHaveFocus());
+  });
+});
+
+describe('Calls view keyboard: the A–B loop and skipping silences', () => {
+  it('sets A, then B with the loop key; playback at B goes back to A; a third press clears', async () => {
+    const { user, audio, recording } = await openCall();
+    await user.keyboard(' ');
+    advanceTo(audio, 21);
+
+    await user.keyboard('a');
+    expect(within(recording).getByText('Loop from 0:21: press A again at its end')).toBeVisible();
+    advanceTo(audio, 29);
+    await user.keyboard('a');
+
+    expect(within(recording).getByText('Looping 0:21–0:29')).toBeVisible();
+    // Setting B goes back to A at once; playing on from there to B goes back again.
+    expect(audio.currentTime).toBe(21);
+    for (const at of [24, 26.5, 28.8, 29.1]) advanceTo(audio, at);
+    expect(audio.currentTime).toBe(21);
+
+    await user.keyboard('a');
+    expect(within(recording).queryByText(/Looping/)).not.toBeInTheDocument();
+    for (const at of [24, 26.5, 28.8, 29.1]) advanceTo(audio, at);
+    expect(audio.currentTime).toBe(29.1);
+  });
+
+  it('Clear ends the loop', async () => {
+    const { user, audio, recording } = await openCall();
+    await user.keyboard(' ');
+    advanceTo(audio, 21);
+    await user.keyboard('a');
+    advanceTo(audio, 29);
+    await user.keyboard('a');
+
+    await user.click(within(recording).getByRole('button', { name: 'Clear' }));
+
+    expect(within(recording).queryByText(/Looping/)).not.toBeInTheDocument();
+    for (const at of [24, 26.5, 28.8, 29.1]) advanceTo(audio, at);
+    expect(audio.currentTime).toBe(29.1);
+  });
+
+  it('turns skipping silences on and off with S, said by the toggle', async () => {
+    const { user, recording } = await openCall();
+    const toggle = within(recording).getByRole('button', { name: 'Skip silences' });
+    expect(toggle).toHaveAttribute('aria-pressed', 'false');
+
+    await user.keyboard('s');
+    expect(toggle).toHaveAttribute('aria-pressed', 'true');
+    await user.keyboard('s');
+    expect(toggle).toHaveAttribute('aria-pressed', 'false');
   });
 });

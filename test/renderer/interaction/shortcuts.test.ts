@@ -27,6 +27,8 @@ function stubTargets(timeSeconds = 0) {
     togglePlay: vi.fn<() => void>(),
     stepSpeed: vi.fn<(d: 1 | -1) => void>(),
     currentTime: vi.fn(() => timeSeconds),
+    pressLoop: vi.fn<() => void>(),
+    toggleSkipSilences: vi.fn<() => void>(),
   };
   const targets = {
     player,
@@ -81,6 +83,8 @@ describe('every shortcut acts on the stub', () => {
     ['f', { metaKey: true }, (t) => expect(t.focusSearch).toHaveBeenCalledTimes(1)],
     ['m', {}, (t) => expect(t.addNote).toHaveBeenCalledTimes(1)],
     ['?', { shiftKey: true }, (t) => expect(t.openHelp).toHaveBeenCalledTimes(1)],
+    ['a', {}, (t) => expect(t.player.pressLoop).toHaveBeenCalledTimes(1)],
+    ['s', {}, (t) => expect(t.player.toggleSkipSilences).toHaveBeenCalledTimes(1)],
   ];
 
   it.each(cases)('%s %o', (key, init, check) => {

@@ -18,6 +18,10 @@ export interface ReviewPlayer {
   togglePlay: () => void;
   stepSpeed: (direction: 1 | -1) => void;
   currentTime: () => number;
+  /** The A–B loop key at the playback time: sets A, then B, then clears. */
+  pressLoop: () => void;
+  /** Turns skipping silences on or off. */
+  toggleSkipSilences: () => void;
 }
 
 /** What the shortcuts act on. */
@@ -80,6 +84,12 @@ export function runShortcut(action: ShortcutAction, targets: ReviewKeyTargets): 
       break;
     case 'help':
       targets.openHelp();
+      break;
+    case 'loop':
+      player?.pressLoop();
+      break;
+    case 'skip-silences':
+      player?.toggleSkipSilences();
       break;
     case 'queue-step':
     case 'mark-reviewed':

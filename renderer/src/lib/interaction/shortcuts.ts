@@ -15,7 +15,9 @@ export type ShortcutAction =
   | { kind: 'note' }
   | { kind: 'help' }
   | { kind: 'queue-step'; direction: 1 | -1 }
-  | { kind: 'mark-reviewed' };
+  | { kind: 'mark-reviewed' }
+  | { kind: 'loop' }
+  | { kind: 'skip-silences' };
 
 /**
  * One key press that triggers a shortcut.
@@ -97,7 +99,14 @@ export const SHORTCUTS: readonly Shortcut[] = [
     action: { kind: 'queue-step', direction: -1 },
   },
   onKey('r', 'R', 'Mark the call reviewed (again: not reviewed)', { kind: 'mark-reviewed' }),
+  onKey('a', 'A', 'Loop: set A, then B; again: clear', { kind: 'loop' }),
+  onKey('s', 'S', 'Skip silences on or off', { kind: 'skip-silences' }),
 ];
+
+/** The keys of the first shortcut doing `kind`, as people read them ("A"), for buttons' tooltips. */
+export function keysOf(kind: ShortcutAction['kind']): string {
+  return SHORTCUTS.find((shortcut) => shortcut.action.kind === kind)?.keys.join(' or ') ?? '';
+}
 
 /** True for the actions on the review queue, which the Calls view carries out (not the call's review). */
 export function isQueueAction(action: ShortcutAction): boolean {
