@@ -1,7 +1,8 @@
 /**
  * The waveform's marks end to end, in Chromium on the demo workspace: role regions coloured by
  * speaker with a legend, the hover naming the role and the line, flagged moments, search-match
- * ticks, zoom by button, and muting or soloing a lane of the stereo demo call through Web Audio.
+ * ticks, zoom by button, and levelling, muting or soloing a lane of the stereo demo call through
+ * Web Audio.
  * What the page sends to its speakers is read by an AnalyserNode per channel, tapped where the
  * player's graph connects to the destination (an init script; the app itself has no test hook).
  */
@@ -172,11 +173,18 @@ describe('the waveform of a call', () => {
       )
       .toBe(true);
 
-    // Loading and playing left no AudioContext open (the app's start only warms the audio output
-    // up): the graph waits for the first mute or solo.
+    // Loading left no AudioContext open (the app's start only warms the audio output up): the
+    // graph waits for the reviewer. Playing makes it, since the quieter lane is levelled up by
+    // default; turning levelling off keeps the same graph.
+    const openContexts = () => h.page.evaluate(() => (window as unknown as { __openContexts: number }).__openContexts);
+    expect(await openContexts()).toBe(0);
     await h.page.getByRole('button', { name: 'Play', exact: true }).click();
     await h.page.getByRole('button', { name: 'Pause', exact: true }).click();
-    expect(await h.page.evaluate(() => (window as unknown as { __openContexts: number }).__openContexts)).toBe(0);
+    expect(await openContexts()).toBe(1);
+    await recording.getByRole('button', { name: 'Level lanes' }).click();
+    await expect
+      .poll(() => recording.getByRole('button', { name: 'Level lanes' }).getAttribute('aria-pressed'))
+      .toBe('false');
 
     // Muting the caller: the agent's greeting (0.35 s to 7.6 s) still plays, on the right only.
     await recording.getByRole('button', { name: 'Mute Caller (left)' }).click();

@@ -29,6 +29,7 @@ function stubTargets(timeSeconds = 0) {
     currentTime: vi.fn(() => timeSeconds),
     pressLoop: vi.fn<() => void>(),
     toggleSkipSilences: vi.fn<() => void>(),
+    toggleLevelling: vi.fn<() => void>(),
   };
   const targets = {
     player,
@@ -85,6 +86,7 @@ describe('every shortcut acts on the stub', () => {
     ['?', { shiftKey: true }, (t) => expect(t.openHelp).toHaveBeenCalledTimes(1)],
     ['a', {}, (t) => expect(t.player.pressLoop).toHaveBeenCalledTimes(1)],
     ['s', {}, (t) => expect(t.player.toggleSkipSilences).toHaveBeenCalledTimes(1)],
+    ['v', {}, (t) => expect(t.player.toggleLevelling).toHaveBeenCalledTimes(1)],
   ];
 
   it.each(cases)('%s %o', (key, init, check) => {

@@ -22,6 +22,8 @@ export interface ReviewPlayer {
   pressLoop: () => void;
   /** Turns skipping silences on or off. */
   toggleSkipSilences: () => void;
+  /** Turns the levelling of a two-lane recording's quiet lane on or off. */
+  toggleLevelling: () => void;
 }
 
 /** What the shortcuts act on. */
@@ -90,6 +92,9 @@ export function runShortcut(action: ShortcutAction, targets: ReviewKeyTargets): 
       break;
     case 'skip-silences':
       player?.toggleSkipSilences();
+      break;
+    case 'levelling':
+      player?.toggleLevelling();
       break;
     case 'queue-step':
     case 'mark-reviewed':

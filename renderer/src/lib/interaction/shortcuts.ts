@@ -17,7 +17,8 @@ export type ShortcutAction =
   | { kind: 'queue-step'; direction: 1 | -1 }
   | { kind: 'mark-reviewed' }
   | { kind: 'loop' }
-  | { kind: 'skip-silences' };
+  | { kind: 'skip-silences' }
+  | { kind: 'levelling' };
 
 /**
  * One key press that triggers a shortcut.
@@ -101,6 +102,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   onKey('r', 'R', 'Mark the call reviewed (again: not reviewed)', { kind: 'mark-reviewed' }),
   onKey('a', 'A', 'Loop: set A, then B; again: clear', { kind: 'loop' }),
   onKey('s', 'S', 'Skip silences on or off', { kind: 'skip-silences' }),
+  onKey('v', 'V', 'Level a quiet lane on or off (two-lane calls)', { kind: 'levelling' }),
 ];
 
 /** The keys of the first shortcut doing `kind`, as people read them ("A"), for buttons' tooltips. */

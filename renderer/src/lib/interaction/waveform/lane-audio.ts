@@ -4,7 +4,9 @@
  * ChannelMerger(2) -> destination`, so a lane's gain of 0 sends its sound nowhere while the other
  * plays on in its own ear.
  *
- * The graph is built lazily, on the first mute or solo: until then the media element plays by
+ * Each lane's gain is its mute/solo gain (0 or 1) times its levelling gain (listening/lane-levels.ts).
+ *
+ * The graph is built lazily, on the first mute or solo or levelling: until then the media element plays by
  * itself (no AudioContext is created on load, so the first sound is not delayed). Once a media
  * element feeds a source node it only sounds through the graph, so the graph then stays for the
  * element's life. The recording must be CORS-readable (the `<audio>` has `crossorigin`), or the
@@ -54,7 +56,8 @@ export class LaneAudio {
 
   /**
    * @param media the player's media element (fed to the graph at most once)
-   * @param createContext makes the AudioContext, on the first call of {@link apply} that silences a lane
+   * @param createContext makes the AudioContext, on the first call of {@link apply} that silences
+   *   or raises a lane
    */
   constructor(
     private readonly media: HTMLMediaElement,
@@ -66,9 +69,12 @@ export class LaneAudio {
     return this.context !== null;
   }
 
-  /** Sets the lanes' gains for `mix`, building the graph first when a lane is to be silenced. */
-  apply(mix: LaneMix): void {
-    const values = laneGains(mix);
+  /**
+   * Sets the lanes' gains for `mix` times `levels` (linear, per lane; 1 as recorded), building
+   * the graph first when a lane is to be silenced or raised.
+   */
+  apply(mix: LaneMix, levels: readonly [number, number] = [1, 1]): void {
+    const values = laneGains(mix).map((gain, lane) => gain * (levels[lane] ?? 1));
     if (!this.context && values.every((v) => v === 1)) return;
     const gains = this.build();
     values.forEach((value, lane) => {
@@ -87,7 +93,13 @@ export class LaneAudio {
 
   private build(): GainNode[] {
     if (this.context) return this.gains;
-    const context = this.createContext();
+    let context: LaneAudioContext;
+    try {
+      context = this.createContext();
+    } catch {
+      // No Web Audio here (or no context to be had): the recording plays as it is, unlevelled.
+      return [];
+    }
     const source = context.createMediaElementSource(this.media);
     const splitter = context.createChannelSplitter(2);
     const merger = context.createChannelMerger(2);
