@@ -122,3 +122,41 @@ export function installFakeLayout(
   }
   return { scrollTo };
 }
+
+/** What {@link installFakeAudioContext} lets a test read: every gain node and context made. */
+export interface FakeAudioGraph {
+  /** Gain nodes in the order made; `gain.value` is what the page set (1 until then). */
+  gains: Array<{ gain: { value: number } }>;
+  /** AudioContexts made (none until the page first needs Web Audio); `close` is a spy. */
+  contexts: Array<{ close: ReturnType<typeof vi.fn> }>;
+}
+
+/**
+ * Stubs the global `AudioContext` (jsdom has none) with one whose nodes connect to nothing and
+ * whose gain nodes are recorded, so a test can read the gain per lane the page set.
+ */
+export function installFakeAudioContext(): FakeAudioGraph {
+  const graph: FakeAudioGraph = { gains: [], contexts: [] };
+  const node = () => ({ connect: vi.fn(), gain: { value: 1 } });
+  vi.stubGlobal(
+    'AudioContext',
+    class {
+      state = 'running';
+      destination = node();
+      constructor() {
+        graph.contexts.push(this);
+      }
+      createMediaElementSource = vi.fn(node);
+      createChannelSplitter = vi.fn(node);
+      createChannelMerger = vi.fn(node);
+      createGain = () => {
+        const gain = node();
+        graph.gains.push(gain);
+        return gain;
+      };
+      resume = vi.fn(() => Promise.resolve());
+      close = vi.fn(() => Promise.resolve());
+    },
+  );
+  return graph;
+}

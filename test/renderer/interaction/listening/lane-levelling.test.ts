@@ -11,7 +11,13 @@ import type { RecordingPeaks } from '$shared/contract';
 import WaveformPlayer from '../../../../renderer/src/lib/interaction/waveform/WaveformPlayer.svelte';
 import { MAX_LEVELLING_GAIN } from '../../../../renderer/src/lib/interaction/listening/lane-levels';
 import { fakeWaveSurfers } from '../../fake-wavesurfer';
-import { installFakeMedia, loadMetadata, mediaElement } from '../../fake-media';
+import {
+  installFakeAudioContext,
+  installFakeMedia,
+  type FakeAudioGraph,
+  loadMetadata,
+  mediaElement,
+} from '../../fake-media';
 
 vi.mock('wavesurfer.js', async () => (await import('../../fake-wavesurfer')).wavesurferModule);
 
@@ -35,34 +41,12 @@ function quietCaller(): RecordingPeaks {
 
 /** Gains set on the lanes' GainNodes (left, right), and the AudioContexts made. */
 let gains: Array<{ gain: { value: number } }>;
-let contexts: unknown[];
+let contexts: FakeAudioGraph['contexts'];
 
 beforeEach(() => {
   fakeWaveSurfers.length = 0;
   installFakeMedia();
-  gains = [];
-  contexts = [];
-  const node = () => ({ connect: vi.fn(), gain: { value: 1 } });
-  vi.stubGlobal(
-    'AudioContext',
-    class {
-      state = 'running';
-      destination = node();
-      constructor() {
-        contexts.push(this);
-      }
-      createMediaElementSource = vi.fn(node);
-      createChannelSplitter = vi.fn(node);
-      createChannelMerger = vi.fn(node);
-      createGain = () => {
-        const gain = node();
-        gains.push(gain);
-        return gain;
-      };
-      resume = vi.fn(() => Promise.resolve());
-      close = vi.fn(() => Promise.resolve());
-    },
-  );
+  ({ gains, contexts } = installFakeAudioContext());
 });
 afterEach(() => {
   vi.restoreAllMocks();

@@ -13,7 +13,7 @@ import type { FlaggedMoment, LaneRoles, RoleRegion } from '../../../../renderer/
 import WaveformPlayer from '../../../../renderer/src/lib/interaction/waveform/WaveformPlayer.svelte';
 import { flagMarks, searchMarks } from '../../../../renderer/src/lib/interaction/waveform/track-marks';
 import { fakeWaveSurfers } from '../../fake-wavesurfer';
-import { advanceTo, installFakeMedia, loadMetadata, mediaElement } from '../../fake-media';
+import { advanceTo, installFakeAudioContext, installFakeMedia, loadMetadata, mediaElement } from '../../fake-media';
 
 vi.mock('wavesurfer.js', async () => (await import('../../fake-wavesurfer')).wavesurferModule);
 
@@ -294,27 +294,7 @@ describe('WaveformPlayer: lanes', () => {
 
   it('mutes and solos lanes through a Web Audio graph made on the first use only', async () => {
     const user = userEvent.setup();
-    const gains: Array<{ gain: { value: number } }> = [];
-    const node = () => ({ connect: vi.fn(), gain: { value: 1 } });
-    const contexts: unknown[] = [];
-    class FakeAudioContext {
-      state = 'running';
-      destination = node();
-      constructor() {
-        contexts.push(this);
-      }
-      createMediaElementSource = vi.fn(node);
-      createChannelSplitter = vi.fn(node);
-      createChannelMerger = vi.fn(node);
-      createGain = () => {
-        const gain = node();
-        gains.push(gain);
-        return gain;
-      };
-      resume = vi.fn(() => Promise.resolve());
-      close = vi.fn(() => Promise.resolve());
-    }
-    vi.stubGlobal('AudioContext', FakeAudioContext);
+    const { gains, contexts } = installFakeAudioContext();
     const { unmount } = await drawn({ peaks: peaks(2), laneRoles: INFERRED });
     expect(contexts).toHaveLength(0);
 
@@ -332,6 +312,6 @@ describe('WaveformPlayer: lanes', () => {
     expect(contexts).toHaveLength(1);
 
     unmount();
-    expect((contexts[0] as FakeAudioContext).close).toHaveBeenCalled();
+    expect(contexts[0]?.close).toHaveBeenCalled();
   });
 });
