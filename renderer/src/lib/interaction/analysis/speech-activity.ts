@@ -46,7 +46,23 @@ export interface SpeechActivity {
  * stays silent). Quiet gaps under {@link BRIDGE_SECONDS} are bridged; loud bits under 0.1 s dropped.
  */
 export function speechActivity(peaks: RecordingPeaks | null): SpeechActivity | null {
-  if (peaks === null || peaks.length <= 0 || peaks.channels.length === 0) return null;
+  if (peaks === null) return null;
+  // The turn timing, the timing check, lane levelling and silence skipping all read the same
+  // final peaks: one pass over them serves every reader (peaks are never changed once received,
+  // and no reader changes the spans it is given).
+  const known = activityOf.get(peaks);
+  if (known !== undefined) return known;
+  const activity = measureSpeech(peaks);
+  activityOf.set(peaks, activity);
+  return activity;
+}
+
+/** Speech activity already worked out, by the peaks it was worked out from. */
+const activityOf = new WeakMap<RecordingPeaks, SpeechActivity | null>();
+
+/** {@link speechActivity} without the memory of earlier answers. */
+function measureSpeech(peaks: RecordingPeaks): SpeechActivity | null {
+  if (peaks.length <= 0 || peaks.channels.length === 0) return null;
   if (!(peaks.durationSeconds > 0)) return null;
   const secondsPerPeak = peaks.durationSeconds / peaks.length;
   const amplitudes = peaks.channels.map((channel) => amplitudesOf(channel, peaks.length));
