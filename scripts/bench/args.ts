@@ -1,16 +1,24 @@
 /**
  * Command line of `npm run bench -- [options]`; see {@link USAGE}.
  */
-import type { CallName, LinkName } from './link';
+import type { CallName, LinkName } from './calls';
 
 /** Who can be measured in a call's cell: the app builds ("vr") and the references. */
 export type PathName = 'vr' | 'bare' | 'wavesurfer' | 'peaks' | 'download';
 export const PATH_NAMES: PathName[] = ['vr', 'bare', 'wavesurfer', 'peaks', 'download'];
 
 /** Cells: a call's view (every path above), the transcript figures, the soak. */
-export type CellName = '1min' | '3min' | '40min' | 'transcript' | 'soak';
-export const CELL_NAMES: CellName[] = ['1min', '3min', '40min', 'transcript', 'soak'];
-export const CELL_CALL: Partial<Record<CellName, CallName>> = { '1min': '1 min', '3min': '3 min', '40min': '40 min' };
+export type CellName = '1min' | '3min' | '3min-webm' | '3min-m4a' | '40min' | '2h' | 'transcript' | 'soak';
+export const CELL_NAMES: CellName[] = ['1min', '3min', '3min-webm', '3min-m4a', '40min', '2h', 'transcript', 'soak'];
+/** The call each call cell measures (scripts/bench/calls.ts). */
+export const CELL_CALL: Partial<Record<CellName, CallName>> = {
+  '1min': '1 min',
+  '3min': '3 min',
+  '3min-webm': '3 min WebM/Opus',
+  '3min-m4a': '3 min M4A/AAC',
+  '40min': '40 min',
+  '2h': '2 h',
+};
 
 export interface Args {
   runs: number;
@@ -32,7 +40,8 @@ export interface Args {
 export const USAGE = `Options:
   --runs N              runs (default 5; 5 or more for published figures)
   --loopback | --throttle   only one link (default both: loopback, then 16 Mbit/s)
-  --cells LIST          of ${CELL_NAMES.join(',')} (default all)
+  --cells LIST          of ${CELL_NAMES.join(',')} (default all;
+                        2h is measured at 16 Mbit/s only)
   --paths LIST          of ${PATH_NAMES.join(',')} (default all; vr = the app)
   --no-transcript       same as leaving "transcript" out of --cells
   --against REF         also build git REF and compare (HEAD = the self-check)

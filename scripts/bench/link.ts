@@ -8,12 +8,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import {
-  buildTranscript,
-  type LongCallCounters,
-  type RecordingRequest,
-  type WireLogEntry,
-} from '../../test/fixtures/long-call';
+import { buildTranscript, type LongCallCounters, type WireLogEntry } from '../../test/fixtures/long-call';
+import { CALL_NAMES, CALLS, type CallName, type LinkName } from './calls';
 import type { ServiceOptions, ServiceReady } from './service';
 
 /** 16 Mbit/s in bytes per second. */
@@ -23,20 +19,8 @@ export const TRANSCRIPT_500_VIEWS = 6;
 /** Interactions per run for the 5,000-entry figures. */
 export const TRANSCRIPT_5000_VIEWS = 2;
 
-export type LinkName = 'loopback' | '16 Mbit/s';
-export type CallName = '1 min' | '3 min' | '40 min';
-
-/** The benchmark's calls: what desks see most (a 1-minute MP3, a 3-minute dual-channel µ-law WAV) and a long one. */
-export const CALLS: Record<CallName, { recording: RecordingRequest; entries: number; description: string }> = {
-  '1 min': { recording: { seconds: 60, format: 'mp3' }, entries: 20, description: '8 kHz mono MP3, 32 kbit/s' },
-  '3 min': {
-    recording: { seconds: 180, format: 'wav', channels: 2, wavEncoding: 'mu-law' },
-    entries: 60,
-    description: '8 kHz dual-channel (caller / agent) G.711 µ-law WAV',
-  },
-  '40 min': { recording: { seconds: 2400, format: 'mp3' }, entries: 500, description: '8 kHz mono MP3, 32 kbit/s' },
-};
-export const CALL_NAMES = Object.keys(CALLS) as CallName[];
+// The calls and links are data of their own (calls.ts); most of the benchmark imports them from here.
+export { CALL_NAMES, CALLS, type CallName, type LinkName } from './calls';
 
 /** One interaction of a link: its SID and the text of its first transcript entry (the paint marker). */
 export interface LinkCall {

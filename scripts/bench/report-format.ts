@@ -3,6 +3,17 @@
  * or as Markdown for docs/performance.md (`--markdown FILE`).
  */
 
+import type { RatioSummary } from './stats';
+
+/** A ratio as "0.85x", or "—" when it is not a number. */
+export const x = (v: number): string => (Number.isFinite(v) ? `${v.toFixed(2)}x` : '—');
+
+/** A paired ratio as "0.85x (0.80x–0.91x, n=5)"; "1.20x (n=1)" for one run, "—" for none. */
+export function formatRatio(s: RatioSummary): string {
+  if (s.n === 0) return '—';
+  return s.n === 1 ? `${x(s.median)} (n=1)` : `${x(s.median)} (${x(s.min)}–${x(s.max)}, n=${s.n})`;
+}
+
 /** One piece of the report. */
 export type Block =
   | { kind: 'heading'; text: string }

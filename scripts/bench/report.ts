@@ -5,8 +5,10 @@
  */
 import * as os from 'node:os';
 import type { Build } from './builds';
+import { callsOnLink } from './calls';
 import { CALLS, SIXTEEN_MBIT } from './link';
-import type { Block } from './report-format';
+import { headlineBlocks, wavesurferPairBlocks } from './report-pairs';
+import { formatRatio, x, type Block } from './report-format';
 import { METRIC, REFERENCE_LABEL, TRANSCRIPT, viewFigure, type Metric, type SampleStore } from './samples';
 import type { SoakResult } from './soak';
 import {
@@ -17,7 +19,6 @@ import {
   SELF_CHECK_BAND,
   steadyInSelfCheck,
   widest,
-  type RatioSummary,
   type RunStat,
 } from './stats';
 import { judge, noisyKey, targetsFor, type TargetScope } from './targets';
@@ -48,13 +49,6 @@ const ms = (v: number): string =>
   !Number.isFinite(v) ? '—' : Math.abs(v) < 10 ? `${v.toFixed(2)} ms` : `${Math.round(v).toLocaleString('en-US')} ms`;
 const mb = (v: number): string => (!Number.isFinite(v) ? '—' : `${v >= 0 ? '+' : ''}${(v / 1e6).toFixed(1)} MB`);
 const value = (figure: string, v: number): string => (isMemory(figure) ? mb(v) : ms(v));
-const x = (v: number): string => (Number.isFinite(v) ? `${v.toFixed(2)}x` : '—');
-
-/** "0.85x (0.80–0.91x, n=5)". */
-export function formatRatio(s: RatioSummary): string {
-  if (s.n === 0) return '—';
-  return s.n === 1 ? `${x(s.median)} (n=1)` : `${x(s.median)} (${x(s.min)}–${x(s.max)}, n=${s.n})`;
-}
 
 function setup(r: ReportInput): Block[] {
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
@@ -62,7 +56,7 @@ function setup(r: ReportInput): Block[] {
   const cells = [...r.calls, ...(r.transcript ? ['transcript'] : []), ...(r.soak.size ? ['soak'] : [])].join(', ');
   const bare = r.links
     .map((link) => {
-      const call = r.calls[0];
+      const call = callsOnLink(r.calls, link)[0];
       const values = call ? r.store.values(viewFigure(call, link, METRIC.firstAudio), 'bare') : [];
       return values.length ? `${ms(median(values))} (${call}, ${link})` : null;
     })
@@ -75,7 +69,7 @@ function setup(r: ReportInput): Block[] {
         `Machine: ${cpu}, ${os.cpus().length} cores, ${(os.totalmem() / 1e9).toFixed(1)} GB RAM, Linux ${os.release()}; Chromium ${r.chromiumVersion || '?'} (headless); Node ${process.version}; load average ${r.loadAverage.start.toFixed(2)} at start, ${r.loadAverage.end.toFixed(2)} at end.`,
         `The machine's own speed: bare <audio> first audio ${bare.length ? bare.join(', ') : '—'}.`,
         `Builds: ${builds}. ${r.runs} run(s); links: ${r.links.join(', ')}; cells: ${cells}; ${Math.round(r.elapsedSeconds / 60)} min.`,
-        `Calls: ${r.calls.map((c) => `${c} (${CALLS[c].description}, ${(r.fileBytes[c] / 1e6).toFixed(1)} MB)`).join('; ') || 'none'}.`,
+        `Calls: ${r.calls.map((c) => `${c} (${CALLS[c].description}, ${(r.fileBytes[c] / 1e6).toFixed(1)} MB${CALLS[c].links.length < 2 ? `; ${CALLS[c].links.join(', ')} only` : ''})`).join('; ') || 'none'}.`,
         'Ratios are paired: in every run each subject is measured back to back with its reference (order alternating: app first in odd runs, references first in even ones); a ratio is the median of the per-run ratios, with their range and the number of runs. A target passes on the median; a range that straddles its limit is "inconclusive"; KEPT OUT = the self-check found the figure too unsteady here.',
       ],
     },
@@ -213,7 +207,7 @@ function subjects(r: ReportInput): Array<[string, string]> {
 function viewBlocks(r: ReportInput): Block[] {
   const blocks: Block[] = [{ kind: 'heading', text: 'Absolute figures (information; medians of the runs)' }];
   for (const link of r.links) {
-    for (const call of r.calls) {
+    for (const call of callsOnLink(r.calls, link)) {
       const rows: string[][] = [];
       for (const [subject, label] of subjects(r)) {
         const cells = VIEW_COLUMNS.map(([, metric]) => {
@@ -330,8 +324,10 @@ export function report(r: ReportInput): Report {
   return {
     blocks: [
       ...setup(r),
+      ...headlineBlocks({ ...r, noisy }),
       ...targetBlocks({ ...r, noisy }),
       ...against.blocks,
+      ...wavesurferPairBlocks(r),
       ...viewBlocks(r),
       ...transcriptBlocks(r),
       ...soakBlocks(r),

@@ -2,8 +2,9 @@
  * `npm run bench` (not part of the tests); docs/performance.md explains the method and the figures.
  *
  * Builds the app into out-bench/ (and, with `--against <ref>`, that commit in a folder of its
- * own: scripts/bench/builds.ts), generates the calls (1-minute MP3, 3-minute dual-channel µ-law
- * WAV, 40-minute MP3; test/fixtures/long-call.ts), and measures each build's main
+ * own: scripts/bench/builds.ts), generates the calls (scripts/bench/calls.ts: 1-minute MP3;
+ * 3-minute dual-channel µ-law WAV, WebM/Opus and M4A/AAC; 40-minute MP3; 2-hour dual-channel WAV;
+ * made by scripts/bench/call-files.ts), and measures each build's main
  * (scripts/bench/app-server.ts, one child process per build) and its page in Debian's Chromium,
  * on loopback and at 16 Mbit/s, next to the references (scripts/bench/reference-pages.ts) served by
  * the far side (scripts/bench/service.ts). In every run, each subject of a cell is measured once,
@@ -14,10 +15,11 @@
 import { statSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import { join } from 'node:path';
-import { generateRecording } from '../../test/fixtures/long-call';
 import { startAppProcess, waitIdle, type AppProcess } from './app-process';
 import { CELL_CALL, orderForRun, parseArgs, USAGE, type Args } from './args';
 import { againstRef, headCommit, ROOT, thisTree, type Build } from './builds';
+import { callFile } from './call-files';
+import { callsOnLink } from './calls';
 import { CALL_NAMES, CALLS, startLink, type BenchLink, type CallName } from './link';
 import {
   measureApp,
@@ -74,7 +76,7 @@ async function measureCall(ctx: ViewContext, apps: AppProcess[], args: Args): Pr
   if (args.paths.includes('bare')) steps.push(browserStep('bare', (b) => measureBare(b, ctx)));
   if (args.paths.includes('wavesurfer')) steps.push(browserStep('wavesurfer', (b) => measureWaveSurfer(b, ctx)));
   if (args.paths.includes('peaks')) steps.push(browserStep('peaks', (b) => measureWaveSurferPeaks(b, ctx)));
-  if (args.paths.includes('download') && ctx.link.name === '16 Mbit/s' && ctx.call === '40 min')
+  if (args.paths.includes('download') && ctx.link.name === '16 Mbit/s' && CALLS[ctx.call].long)
     steps.push({ name: 'download', measure: () => measureDownload(ctx).then(() => '') });
   let version = '';
   for (const step of orderForRun(steps, ctx.run)) {
@@ -101,9 +103,10 @@ async function measureTranscriptCell(ctx: TranscriptContext, apps: AppProcess[],
   }
 }
 
+/** Every call's file (the far side serves them all; generated once, then read from the cache). */
 async function generateFiles(): Promise<Record<CallName, string>> {
   const files = {} as Record<CallName, string>;
-  for (const call of CALL_NAMES) files[call] = await generateRecording(CALLS[call].recording);
+  for (const call of CALL_NAMES) files[call] = await callFile(call);
   return files;
 }
 
@@ -142,7 +145,7 @@ async function main(): Promise<void> {
       try {
         for (let run = 1; run <= args.runs; run++) {
           for (const app of apps) await app.freshStack({ name: `Long calls (${linkName})`, ...link.service });
-          for (const call of calls)
+          for (const call of callsOnLink(calls, linkName))
             chromiumVersion =
               (await measureCall({ store, run, link, call, waveformBox }, apps, args)) || chromiumVersion;
           if (transcript && linkName === args.links[0]) await measureTranscriptCell({ store, run, link }, apps, args);

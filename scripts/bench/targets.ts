@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CallName, LinkName } from './link';
+import { CALLS, callsOnLink, type CallName, type LinkName } from './calls';
 import { METRIC, TRANSCRIPT, viewFigure, type SampleStore } from './samples';
 import { pairedRatios, summarize, verdictAtMost, type RatioSummary, type RunStat, type Verdict } from './stats';
 
@@ -29,12 +29,14 @@ export interface TargetScope {
   fileBytes: Record<CallName, number>;
 }
 
-/** The targets of the cells measured. */
+/** The targets of the cells measured (each call only on the links it is measured on: calls.ts). */
 export function targetsFor(scope: TargetScope): Target[] {
   const out: Target[] = [];
   const v = viewFigure;
   for (const link of scope.links) {
-    for (const call of scope.calls) {
+    const calls = callsOnLink(scope.calls, link);
+    const long = calls.filter((call) => CALLS[call].long);
+    for (const call of calls) {
       out.push({
         label: `${call}, first audio from "Show call" <= 2.0x bare <audio> (${link})`,
         figure: v(call, link, METRIC.firstAudio),
@@ -43,7 +45,7 @@ export function targetsFor(scope: TargetScope): Target[] {
         limit: 2.0,
       });
     }
-    for (const call of scope.calls.filter((c) => c !== '40 min')) {
+    for (const call of calls.filter((c) => !CALLS[c].long)) {
       out.push({
         label: `${call}, waveform on first view <= 1.0x wavesurfer's full fetch (${link})`,
         figure: v(call, link, METRIC.waveform),
@@ -52,33 +54,33 @@ export function targetsFor(scope: TargetScope): Target[] {
         limit: 1.0,
       });
     }
-    if (scope.calls.includes('40 min') && link === 'loopback') {
+    for (const call of link === 'loopback' ? long : []) {
       out.push({
-        label: `40 min, waveform on first view <= 0.8x wavesurfer's full fetch (${link})`,
-        figure: v('40 min', link, METRIC.waveform),
+        label: `${call}, waveform on first view <= 0.8x wavesurfer's full fetch (${link})`,
+        figure: v(call, link, METRIC.waveform),
         stat: 'median',
-        reference: { subject: 'wavesurfer', figure: v('40 min', link, METRIC.waveform) },
+        reference: { subject: 'wavesurfer', figure: v(call, link, METRIC.waveform) },
         limit: 0.8,
       });
     }
-    if (scope.calls.includes('40 min') && link === '16 Mbit/s') {
-      const download = { subject: 'download', figure: v('40 min', link, METRIC.download) };
+    for (const call of link === '16 Mbit/s' ? long : []) {
+      const download = { subject: 'download', figure: v(call, link, METRIC.download) };
       out.push({
-        label: `40 min, waveform on first view <= 1.10x one download of the file (${link})`,
-        figure: v('40 min', link, METRIC.waveform),
+        label: `${call}, waveform on first view <= 1.10x one download of the file (${link})`,
+        figure: v(call, link, METRIC.waveform),
         stat: 'median',
         reference: download,
         limit: 1.1,
       });
       out.push({
-        label: `40 min, first quarter of the waveform <= 0.30x one download (${link})`,
-        figure: v('40 min', link, METRIC.quarter),
+        label: `${call}, first quarter of the waveform <= 0.30x one download (${link})`,
+        figure: v(call, link, METRIC.quarter),
         stat: 'median',
         reference: download,
         limit: 0.3,
       });
     }
-    for (const call of scope.calls) {
+    for (const call of calls) {
       out.push({
         label: `${call}, waveform when cached <= 1.5x wavesurfer given the same peaks (${link})`,
         figure: v(call, link, METRIC.cached),
@@ -87,16 +89,16 @@ export function targetsFor(scope: TargetScope): Target[] {
         limit: 1.5,
       });
     }
-    if (scope.calls.includes('40 min')) {
+    for (const call of long) {
       out.push({
-        label: `40 min, renderer memory added <= 0.4x wavesurfer's full fetch (${link})`,
-        figure: v('40 min', link, METRIC.pss),
+        label: `${call}, renderer memory added <= 0.4x wavesurfer's full fetch (${link})`,
+        figure: v(call, link, METRIC.pss),
         stat: 'median',
-        reference: { subject: 'wavesurfer', figure: v('40 min', link, METRIC.pss) },
+        reference: { subject: 'wavesurfer', figure: v(call, link, METRIC.pss) },
         limit: 0.4,
       });
     }
-    for (const call of scope.calls) {
+    for (const call of calls) {
       out.push({
         label: `${call}, recording bytes fetched for a first view <= 1.05x the file (${link})`,
         figure: v(call, link, METRIC.bytes),

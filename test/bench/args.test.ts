@@ -6,7 +6,7 @@ describe('parseArgs', () => {
     const args = parseArgs([]);
     expect(args.runs).toBe(5);
     expect(args.links).toEqual(['loopback', '16 Mbit/s']);
-    expect(args.cells).toEqual(['1min', '3min', '40min', 'transcript', 'soak']);
+    expect(args.cells).toEqual(['1min', '3min', '3min-webm', '3min-m4a', '40min', '2h', 'transcript', 'soak']);
     expect(args.paths).toEqual(['vr', 'bare', 'wavesurfer', 'peaks', 'download']);
     expect(args.against).toBeNull();
     expect(args.build).toBe(true);
@@ -34,6 +34,7 @@ describe('parseArgs', () => {
     });
     expect(args.cells).not.toContain('transcript');
     expect(parseArgs(['--throttle', '--cells', '40min,soak']).cells).toEqual(['40min', 'soak']);
+    expect(parseArgs(['--cells=3min-webm,3min-m4a,2h']).cells).toEqual(['3min-webm', '3min-m4a', '2h']);
   });
 
   it('refuses what it does not know, naming it', () => {

@@ -48,7 +48,14 @@ describe('judge', () => {
 });
 
 describe('targetsFor', () => {
-  const fileBytes = { '1 min': 240_000, '3 min': 2_880_000, '40 min': 9_600_000 };
+  const fileBytes = {
+    '1 min': 240_000,
+    '3 min': 2_880_000,
+    '3 min WebM/Opus': 740_000,
+    '3 min M4A/AAC': 1_100_000,
+    '40 min': 9_600_000,
+    '2 h': 115_200_000,
+  };
 
   it('holds the 40-minute download targets to the throttled link and the 0.8x one to loopback', () => {
     const labels = targetsFor({
@@ -63,6 +70,36 @@ describe('targetsFor', () => {
     expect(labels).not.toContain('40 min, first quarter of the waveform <= 0.30x one download (loopback)');
     expect(labels.filter((l) => l.includes('first audio from "Show call" <= 2.0x'))).toHaveLength(6);
     expect(labels).toContain('search, 5,000 entries <= 2.0x the minimal scan (p95)');
+  });
+
+  it('judges the 3-minute WebM and M4A waveforms against 1.0x wavesurfer on both links, like the WAV', () => {
+    const labels = targetsFor({
+      links: ['loopback', '16 Mbit/s'],
+      calls: ['3 min WebM/Opus', '3 min M4A/AAC'],
+      transcript: false,
+      fileBytes,
+    }).map((t) => t.label);
+    for (const call of ['3 min WebM/Opus', '3 min M4A/AAC'])
+      for (const link of ['loopback', '16 Mbit/s']) {
+        expect(labels).toContain(`${call}, waveform on first view <= 1.0x wavesurfer's full fetch (${link})`);
+        expect(labels).toContain(`${call}, first audio from "Show call" <= 2.0x bare <audio> (${link})`);
+      }
+    expect(labels.filter((l) => l.includes('one download'))).toEqual([]);
+  });
+
+  it('holds the 2-hour call to one download of its file, at 16 Mbit/s only', () => {
+    const targets = targetsFor({ links: ['loopback', '16 Mbit/s'], calls: ['2 h'], transcript: false, fileBytes });
+    expect(targets.every((t) => t.label.startsWith('2 h,') && t.label.endsWith('(16 Mbit/s)'))).toBe(true);
+    const complete = targets.find(
+      (t) => t.label === '2 h, waveform on first view <= 1.10x one download of the file (16 Mbit/s)',
+    );
+    expect(complete?.reference).toEqual({ subject: 'download', figure: '2 h · 16 Mbit/s · download' });
+    expect(targets.map((t) => t.label)).toContain(
+      "2 h, renderer memory added <= 0.4x wavesurfer's full fetch (16 Mbit/s)",
+    );
+    expect(targets.find((t) => t.label.startsWith('2 h, recording bytes'))?.reference).toEqual({
+      constant: 115_200_000,
+    });
   });
 
   it('lists only the cells measured', () => {
