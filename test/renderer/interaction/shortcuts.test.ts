@@ -12,7 +12,14 @@ import {
   handleReviewKeydown,
   type ReviewKeyTargets,
 } from '../../../renderer/src/lib/interaction/review-keys';
-import { isQueueAction, SHORTCUTS, shortcutFor } from '../../../renderer/src/lib/interaction/shortcuts';
+import {
+  ariaKeysOf,
+  isQueueAction,
+  SHORTCUTS,
+  shortcutFor,
+  type KeyPress,
+  type ShortcutAction,
+} from '../../../renderer/src/lib/interaction/shortcuts';
 
 function flag(startSeconds: number, kind: FlaggedMoment['kind'] = 'slow_turn', entryIndex: number | null = 1) {
   return { kind, startSeconds, endSeconds: startSeconds + 2, entryIndex, label: `Moment at ${startSeconds}` };
@@ -265,5 +272,58 @@ describe('the table', () => {
       s.chords.map((c) => `${c.key}|${String(c.shift)}|${String(c.mod)}|${String(c.alt)}`),
     );
     expect(new Set(chords).size).toBe(chords.length);
+  });
+});
+
+describe('keys the buttons announce', () => {
+  /** An `aria-keyshortcuts` token ("Alt+ArrowUp", "Shift+?", "Control+F", "M") as a key press. */
+  function pressOf(token: string): KeyPress {
+    const parts = token.split('+');
+    const key = parts.pop() ?? '';
+    return {
+      key: key === 'Space' ? ' ' : key,
+      shiftKey: parts.includes('Shift'),
+      ctrlKey: parts.includes('Control'),
+      metaKey: parts.includes('Meta'),
+      altKey: parts.includes('Alt'),
+    };
+  }
+
+  /** Every `aria-keyshortcuts` of the renderer's source, written out or taken from the table. */
+  function announcedKeys(): Array<{ file: string; token: string }> {
+    const sources = import.meta.glob<string>('../../../renderer/src/**/*.svelte', {
+      query: '?raw',
+      import: 'default',
+      eager: true,
+    });
+    return Object.entries(sources).flatMap(([file, text]) => {
+      const written = [...text.matchAll(/aria-keyshortcuts="([^"]+)"/g)].map((m) => m[1] ?? '');
+      const fromTable = [...text.matchAll(/aria-keyshortcuts=\{ariaKeysOf\('([a-z-]+)'\)\}/g)].map((m) =>
+        ariaKeysOf(m[1] as ShortcutAction['kind']),
+      );
+      return [...written, ...fromTable].flatMap((keys) => keys.split(' ').map((token) => ({ file, token })));
+    });
+  }
+
+  it('announces only keys of the table, each key for one shortcut', () => {
+    const announced = announcedKeys();
+    // The queue's, the sheet's, the search's, the note's, and the listening aids' at least.
+    expect(announced.length).toBeGreaterThanOrEqual(9);
+    const actionByKey = new Map<string, string>();
+    for (const { file, token } of announced) {
+      const shortcut = shortcutFor(pressOf(token));
+      expect(shortcut, `${token} in ${file}`).not.toBeNull();
+      const action = JSON.stringify(shortcut?.action);
+      const key = token.toLowerCase();
+      expect(actionByKey.get(key) ?? action, `${token} in ${file}`).toBe(action);
+      actionByKey.set(key, action);
+    }
+  });
+
+  it('names the table’s keys as aria-keyshortcuts does', () => {
+    expect(ariaKeysOf('skip-silences')).toBe('S');
+    expect(ariaKeysOf('toggle-play')).toBe('Space K');
+    expect(ariaKeysOf('search')).toBe('/ Control+F Meta+F');
+    expect(ariaKeysOf('queue-step')).toBe('Alt+ArrowDown');
   });
 });

@@ -110,6 +110,23 @@ export function keysOf(kind: ShortcutAction['kind']): string {
   return SHORTCUTS.find((shortcut) => shortcut.action.kind === kind)?.keys.join(' or ') ?? '';
 }
 
+/**
+ * The keys of the first shortcut doing `kind` in the form of the `aria-keyshortcuts` attribute
+ * ("G", "Control+F Meta+F", "Alt+ArrowDown"), so a button announces the key that does what it does.
+ */
+export function ariaKeysOf(kind: ShortcutAction['kind']): string {
+  const shortcut = SHORTCUTS.find((s) => s.action.kind === kind);
+  return (shortcut?.chords ?? []).flatMap(ariaChords).join(' ');
+}
+
+/** One chord as `aria-keyshortcuts` names it (Ctrl-or-Cmd as both of them). */
+function ariaChords(chord: KeyChord): string[] {
+  const key = chord.key === ' ' ? 'Space' : chord.key.length === 1 ? chord.key.toUpperCase() : chord.key;
+  if (chord.mod) return [`Control+${key}`, `Meta+${key}`];
+  if (chord.alt) return [`Alt+${key}`];
+  return [chord.shift ? `Shift+${key}` : key];
+}
+
 /** True for the actions on the review queue, which the Calls view carries out (not the call's review). */
 export function isQueueAction(action: ShortcutAction): boolean {
   return action.kind === 'queue-step' || action.kind === 'mark-reviewed';

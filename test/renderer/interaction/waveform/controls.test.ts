@@ -292,6 +292,15 @@ describe('WaveformPlayer: lanes', () => {
     expect(screen.queryByText(/^Lanes:/)).not.toBeInTheDocument();
   });
 
+  it('shows no letter on the lanes’ toggles, so none reads as a shortcut key (M is a note, S skips silences)', async () => {
+    await drawn({ peaks: peaks(2), laneRoles: INFERRED });
+    const toggles = screen.getAllByRole('button', { name: /^(Mute|Solo) / });
+    expect(toggles).toHaveLength(4);
+    for (const toggle of toggles) expect(toggle.textContent.trim()).toBe('');
+    expect(screen.getByRole('button', { name: 'Skip silences' })).toHaveAttribute('aria-keyshortcuts', 'S');
+    expect(screen.getByRole('button', { name: 'Level lanes' })).toHaveAttribute('aria-keyshortcuts', 'V');
+  });
+
   it('mutes and solos lanes through a Web Audio graph made on the first use only', async () => {
     const user = userEvent.setup();
     const { gains, contexts } = installFakeAudioContext();
