@@ -148,4 +148,44 @@ describe('the A–B loop on the player', () => {
     expect(band?.style.left).toBe('35%');
     expect(band?.style.width).toMatch(/^13\.33\d*%$/);
   });
+
+  it('stays over A to B when the waveform is zoomed and scrolled, cut at the view’s edge', async () => {
+    const { user, audio } = await playing();
+    advanceTo(audio, 21);
+    await user.click(screen.getByRole('button', { name: 'Set loop A' }));
+    advanceTo(audio, 29);
+    await user.click(screen.getByRole('button', { name: 'Set loop B' }));
+    const ws = fakeWaveSurfers[0];
+    if (!ws) throw new Error('No wavesurfer created');
+
+    // Two levels in: 60 s over 800 px fits at 13.3 px/s, so 53.3 px/s shows 15 s at a time.
+    await user.click(screen.getByRole('button', { name: 'Zoom in' }));
+    await user.click(screen.getByRole('button', { name: 'Zoom in' }));
+    const pxPerSec = ws.zoom.mock.lastCall?.[0] ?? 0;
+    expect(pxPerSec).toBeCloseTo(800 / 15, 5);
+    const scrollTo = (seconds: number) =>
+      ws.emit('scroll', seconds, seconds + 15, seconds * pxPerSec, (seconds + 15) * pxPerSec);
+    const band = () => document.querySelector<HTMLElement>('.band');
+
+    // The view shows 20–35 s: the loop (21–29 s) from 1/15 of the way across, 8/15 wide.
+    scrollTo(20);
+    await vi.waitFor(() => expect(parseFloat(band()?.style.left ?? '')).toBeCloseTo(100 / 15, 3));
+    expect(parseFloat(band()?.style.width ?? '')).toBeCloseTo(800 / 15, 3);
+    expect(band()).not.toHaveClass('cut-start');
+
+    // Scrolled on to 25–40 s: A is out of view, the band runs from the left edge to B.
+    scrollTo(25);
+    await vi.waitFor(() => expect(band()).toHaveClass('cut-start'));
+    expect(band()?.style.left).toBe('0%');
+    expect(parseFloat(band()?.style.width ?? '')).toBeCloseTo(400 / 15, 3);
+
+    // 40–55 s: none of the loop is in view.
+    scrollTo(40);
+    await vi.waitFor(() => expect(band()).toBeNull());
+
+    // Back out to the whole call: 21 s of 60 again.
+    await user.click(screen.getByRole('button', { name: 'Zoom out' }));
+    await user.click(screen.getByRole('button', { name: 'Zoom out' }));
+    await vi.waitFor(() => expect(band()?.style.left).toBe('35%'));
+  });
 });

@@ -5,7 +5,7 @@
  * while a component initialises: its effects live as long as the component. Times in seconds.
  */
 import { untrack } from 'svelte';
-import type { FlaggedMoment, LaneRoles, RoleRegion } from '../analysis/types';
+import type { FlaggedMoment, LaneRoles, RoleRegion, TimeSpan } from '../analysis/types';
 import type { waveformLayout } from './peaks';
 import { afterNextPaint } from '../../idle';
 import { addTimeline, createSurfer, laneStyles, type Surfer } from './surfer';
@@ -46,6 +46,10 @@ export class SurferView {
   viewWidth = $state(0);
   /** The role region under the mouse, or null. */
   hover = $state<MarkHover | null>(null);
+  /** Pixels per second of the zoomed waveform (0 at level 0, where it fits the view). */
+  private pxPerSec = $state(0);
+  /** How far the zoomed waveform is scrolled from its start, CSS pixels. */
+  private scrollLeftPx = $state(0);
 
   private readonly source: SurferViewSource;
   private surfer = $state.raw<Surfer | null>(null);
@@ -93,6 +97,17 @@ export class SurferView {
     return maxZoomLevel(fitPxPerSec(this.viewWidth, this.source.duration()));
   }
 
+  /**
+   * The stretch of the recording the view shows across its width, in seconds: all of it unless
+   * zoomed, else the scrolled window, so what is drawn over the view (the A–B loop) can be placed.
+   */
+  get viewSeconds(): TimeSpan {
+    const whole = { startSeconds: 0, endSeconds: this.source.duration() };
+    if (this.zoomLevel === 0 || !(this.pxPerSec > 0) || !(this.viewWidth > 0)) return whole;
+    const startSeconds = this.scrollLeftPx / this.pxPerSec;
+    return { startSeconds, endSeconds: startSeconds + this.viewWidth / this.pxPerSec };
+  }
+
   /** Zooms in (1) or out (-1) one level, keeping the playback position in view. */
   zoomBy(step: 1 | -1): void {
     const instance = this.surfer?.surfer;
@@ -103,7 +118,9 @@ export class SurferView {
     this.zoomLevel = level;
     const pxPerSec = pxPerSecAt(level, fit);
     instance.zoom(pxPerSec);
+    this.pxPerSec = pxPerSec;
     if (pxPerSec > 0) instance.setScrollTime(Math.max(0, this.source.current() - instance.getWidth() / pxPerSec / 2));
+    this.scrollLeftPx = instance.getScroll();
   }
 
   // wavesurfer draws on the same media element once the peaks are there; it follows the
@@ -144,6 +161,8 @@ export class SurferView {
       });
     });
     instance.on('resize', measure);
+    // Scrolled by the reviewer, or following playback while zoomed.
+    instance.on('scroll', (_start, _end, leftPx) => (this.scrollLeftPx = leftPx));
     this.surfer = created;
     return () => {
       cancelDetails?.();
@@ -153,6 +172,8 @@ export class SurferView {
       this.surfer = null;
       this.drawn = false;
       this.zoomLevel = 0;
+      this.pxPerSec = 0;
+      this.scrollLeftPx = 0;
       this.hover = null;
     };
   }
