@@ -3,6 +3,8 @@
  * the next speech, keeping a breath at each edge; a seek into a silence plays from there.
  */
 import { describe, expect, it } from 'vitest';
+import type { TimeSpan } from '../../../../renderer/src/lib/interaction/analysis/types';
+import { quietStretches, unionOfSpans } from '../../../../renderer/src/lib/interaction/analysis/speech-activity';
 import {
   KEEP_SECONDS,
   planSilenceSkips,
@@ -23,9 +25,15 @@ const lanes = [
   [span(5.8, 8.8), span(20, 27)],
 ];
 
+/** The silences of a recording of `durationSeconds` whose lanes speak during `speechByLane`, as its speech activity holds them. */
+const quietOf = (speechByLane: TimeSpan[][], durationSeconds: number) => ({
+  durationSeconds,
+  silences: quietStretches(unionOfSpans(speechByLane), durationSeconds),
+});
+
 describe('the silences to skip', () => {
   it('are the gaps where no lane speaks, at least as long as chosen, with a breath kept at each edge', () => {
-    const skips = planSilenceSkips(lanes, 30, 2.5);
+    const skips = planSilenceSkips(quietOf(lanes, 30), 2.5);
     expect(skips.map(rounded)).toEqual(
       [
         { fromSeconds: 0, toSeconds: 3 - KEEP_SECONDS },
@@ -37,23 +45,23 @@ describe('the silences to skip', () => {
   });
 
   it('leave the pause between turns alone, and never go under a second', () => {
-    const skips = planSilenceSkips(lanes, 30, 0.1);
+    const skips = planSilenceSkips(quietOf(lanes, 30), 0.1);
     expect(skips.map((s) => s.fromSeconds)).not.toContain(5 + KEEP_SECONDS);
-    expect(planSilenceSkips([[span(0.5, 2), span(2.9, 4)]], 5, 0).map(rounded)).toEqual([
+    expect(planSilenceSkips(quietOf([[span(0.5, 2), span(2.9, 4)]], 5), 0).map(rounded)).toEqual([
       rounded({ fromSeconds: 4 + KEEP_SECONDS, toSeconds: 5 }),
     ]);
   });
 
   it('do not cut into speech where one lane talks over the other', () => {
     const overlapping = [[span(0, 10)], [span(4, 6), span(13, 15)]];
-    expect(planSilenceSkips(overlapping, 15, 2).map(rounded)).toEqual([
+    expect(planSilenceSkips(quietOf(overlapping, 15), 2).map(rounded)).toEqual([
       rounded({ fromSeconds: 10 + KEEP_SECONDS, toSeconds: 13 - KEEP_SECONDS }),
     ]);
   });
 });
 
 describe('playback over a silence', () => {
-  const skips = planSilenceSkips(lanes, 30, 2.5);
+  const skips = planSilenceSkips(quietOf(lanes, 30), 2.5);
 
   it('jumps when the clock runs past a silence start', () => {
     expect(rounded(skipCrossed(skips, 9, 9.25)!)).toEqual({ fromSeconds: 9.1, toSeconds: 11.5 });

@@ -36,6 +36,15 @@ export interface SpeechActivity {
   secondsPerPeak: number;
   /** Per channel: speech stretches in seconds, sorted and not overlapping. */
   segments: TimeSpan[][];
+  /** Where any channel speaks: the union of `segments`, sorted and not overlapping. */
+  speech: TimeSpan[];
+  /**
+   * Where no channel speaks, from 0 to `durationSeconds`: before the first speech, between
+   * stretches of `speech`, and after the last (the whole recording when there is no speech).
+   * Sorted; each of positive length. The turn timing's silences and the skipped silences are
+   * both read from here.
+   */
+  silences: TimeSpan[];
 }
 
 /**
@@ -74,7 +83,34 @@ function measureSpeech(peaks: RecordingPeaks): SpeechActivity | null {
     const threshold = Math.max(MIN_LOUD_AMPLITUDE, floor + LOUD_FRACTION * (level - floor));
     return speechSegments(a, threshold, secondsPerPeak);
   });
-  return { durationSeconds: peaks.durationSeconds, secondsPerPeak, segments };
+  const speech = unionOfSpans(segments);
+  const silences = quietStretches(speech, peaks.durationSeconds);
+  return { durationSeconds: peaks.durationSeconds, secondsPerPeak, segments, speech, silences };
+}
+
+/**
+ * The stretches of [0, `durationSeconds`] outside `speech` (sorted, non-overlapping spans),
+ * each of positive length, in order. O(spans).
+ */
+export function quietStretches(speech: readonly TimeSpan[], durationSeconds: number): TimeSpan[] {
+  const quiet: TimeSpan[] = [];
+  let from = 0;
+  for (const span of [...speech, { startSeconds: durationSeconds, endSeconds: durationSeconds }]) {
+    const to = Math.min(span.startSeconds, durationSeconds);
+    if (to > from) quiet.push({ startSeconds: from, endSeconds: to });
+    from = Math.max(from, span.endSeconds);
+  }
+  return quiet;
+}
+
+/**
+ * The silences of `activity` between two stretches of speech (not before the first word or after
+ * the last) longer than `minSeconds`.
+ */
+export function silencesBetweenSpeech(activity: SpeechActivity, minSeconds: number): TimeSpan[] {
+  return activity.silences.filter(
+    (s) => s.startSeconds > 0 && s.endSeconds < activity.durationSeconds && s.endSeconds - s.startSeconds > minSeconds,
+  );
 }
 
 /** Per-peak amplitude max(|min|, |max|) of one channel, in [0, 1]. */

@@ -7,7 +7,7 @@ import type { RecordingPeaks } from '$shared/contract';
 import type { LogEntry } from '$shared/domain';
 import { formatClock, formatCount, formatDuration } from '../../format';
 import { speakerKind } from './regions';
-import { lastStartingBefore, speechActivity, unionOfSpans } from './speech-activity';
+import { lastStartingBefore, speechActivity } from './speech-activity';
 
 /** An entry this far (seconds) past the end of the recording is "beyond the end" (rounding aside). */
 const BEYOND_END_TOLERANCE_SECONDS = 1;
@@ -61,7 +61,7 @@ export function checkTranscriptTiming(
 function silentStarts(timed: readonly LogEntry[], peaks: RecordingPeaks): string | null {
   const activity = speechActivity(peaks);
   if (activity === null) return null;
-  const speech = unionOfSpans(activity.segments);
+  const { speech } = activity;
   const spoken = timed.filter((e) => speakerKind(e.role) !== 'event');
   const silent = spoken.filter((e) => {
     const t = e.offsetSeconds ?? 0;

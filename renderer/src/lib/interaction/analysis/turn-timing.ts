@@ -10,8 +10,8 @@ import {
   lastIndexWhere,
   lastStartingBefore,
   overlapsOf,
+  silencesBetweenSpeech,
   speechActivity,
-  unionOfSpans,
   type SpeechActivity,
 } from './speech-activity';
 import type { FlaggedMoment, LaneRoles, TimeSpan, TurnGap, TurnTiming, TurnTimingOptions } from './types';
@@ -95,7 +95,7 @@ function roleSpans(activity: SpeechActivity, laneRoles: LaneRoles): { agent: Tim
     const user = segments[laneRoles.agentChannel === 0 ? 1 : 0] ?? [];
     return { agent, user };
   }
-  const all = segments.length === 1 ? (segments[0] ?? []) : unionOfSpans(segments);
+  const all = activity.speech;
   return { agent: all, user: all };
 }
 
@@ -133,17 +133,6 @@ function audioGap(
   if (!userSpan || userSpan.endSeconds <= userTime) return null;
   const userEnd = Math.min(userSpan.endSeconds, agentStart);
   return gap(user, agent, userEnd, agentStart, 'audio');
-}
-
-/** Quiet stretches between the first and the last speech (leading and trailing silence ignored) longer than `minSeconds`. */
-function silencesOf(speech: readonly TimeSpan[], minSeconds: number): TimeSpan[] {
-  const out: TimeSpan[] = [];
-  for (let i = 1; i < speech.length; i += 1) {
-    const startSeconds = speech[i - 1]?.endSeconds ?? 0;
-    const endSeconds = speech[i]?.startSeconds ?? 0;
-    if (endSeconds - startSeconds > minSeconds) out.push({ startSeconds, endSeconds });
-  }
-  return out;
 }
 
 /** `values` at rank `p` (0..1), nearest-rank; null when empty. */
@@ -245,7 +234,7 @@ export function analyseTurnTiming(
     segments.length === 2 && first && second
       ? overlapsOf(first, second, TALK_OVER_MIN_SECONDS, TALK_OVER_BRIDGE_SECONDS)
       : [];
-  const silences = activity ? silencesOf(unionOfSpans(segments), options.silenceSeconds) : [];
+  const silences = activity ? silencesBetweenSpeech(activity, options.silenceSeconds) : [];
   const basisNote = basisNoteFor(activity, audioGaps, gaps.length);
   const sorted = gaps.map((g) => g.gapSeconds).sort((a, b) => a - b);
   return {

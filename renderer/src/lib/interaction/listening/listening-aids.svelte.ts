@@ -26,12 +26,15 @@ export class ListeningAids {
   /** Shortest silence that is skipped, seconds (one of {@link SKIPPED_SILENCE_CHOICES}). */
   minSilenceSeconds = $state<number>(DEFAULT_SKIPPED_SILENCE_SECONDS);
 
-  /** The jumps over silences, worked out only while skipping is on and the peaks are known. */
+  /**
+   * The jumps over silences, only while skipping is on and the peaks are known: the silences of
+   * the recording's speech activity (shared with the turn timing and lane levelling, worked out
+   * once per peaks) at least as long as chosen.
+   */
   readonly skips: SilenceSkip[] = $derived.by(() => {
     if (!this.skipSilences) return [];
     const activity = speechActivity(this.source.peaks());
-    if (!activity) return [];
-    return planSilenceSkips(activity.segments, this.source.durationSeconds(), this.minSilenceSeconds);
+    return activity ? planSilenceSkips(activity, this.minSilenceSeconds) : [];
   });
 
   constructor(private readonly source: ListeningSource) {}

@@ -7,8 +7,7 @@
  * Only playback that runs into a silence jumps ({@link skipCrossed}); a seek that lands inside
  * one plays from there, since the reviewer asked for that moment.
  */
-import { lastIndexWhere, unionOfSpans } from '../analysis/speech-activity';
-import type { TimeSpan } from '../analysis/types';
+import { lastIndexWhere, type SpeechActivity } from '../analysis/speech-activity';
 
 /** Silence kept before the next speech and after the last, seconds. */
 export const KEEP_SECONDS = 0.3;
@@ -23,32 +22,25 @@ export interface SilenceSkip {
 }
 
 /**
- * The jumps over every silence of at least `minSilenceSeconds` (never under
- * {@link MIN_SKIPPED_SILENCE_SECONDS}) in a recording of `durationSeconds` whose lanes speak
- * during `speechByLane` (sorted, non-overlapping spans per lane; any lane speaking counts):
- * each from {@link KEEP_SECONDS} into the silence to {@link KEEP_SECONDS} before the speech after
- * it. The silence before the first speech is skipped from 0; the one after the last speech runs
- * to the end. Sorted by `fromSeconds`.
+ * The jumps over every silence of `activity` (its `silences`: where no lane speaks, worked out
+ * once per peaks in analysis/speech-activity.ts) lasting at least `minSilenceSeconds` (never
+ * under {@link MIN_SKIPPED_SILENCE_SECONDS}): each from {@link KEEP_SECONDS} into the silence to
+ * {@link KEEP_SECONDS} before the speech after it. The silence before the first speech is skipped
+ * from 0; the one after the last speech runs to the end. Sorted by `fromSeconds`.
  */
 export function planSilenceSkips(
-  speechByLane: readonly (readonly TimeSpan[])[],
-  durationSeconds: number,
+  activity: Pick<SpeechActivity, 'silences' | 'durationSeconds'>,
   minSilenceSeconds: number,
 ): SilenceSkip[] {
   const min = Math.max(MIN_SKIPPED_SILENCE_SECONDS, minSilenceSeconds);
-  const speech = unionOfSpans(speechByLane);
   const skips: SilenceSkip[] = [];
-  let quietFrom = 0;
-  for (const span of [...speech, { startSeconds: durationSeconds, endSeconds: durationSeconds }]) {
-    const quietTo = Math.min(span.startSeconds, durationSeconds);
-    const atStart = quietFrom === 0;
-    const atEnd = quietTo >= durationSeconds;
-    if (quietTo - quietFrom >= min) {
-      const fromSeconds = atStart ? 0 : quietFrom + KEEP_SECONDS;
-      const toSeconds = atEnd ? durationSeconds : quietTo - KEEP_SECONDS;
-      if (toSeconds > fromSeconds) skips.push({ fromSeconds, toSeconds });
-    }
-    quietFrom = Math.max(quietFrom, span.endSeconds);
+  for (const silence of activity.silences) {
+    if (silence.endSeconds - silence.startSeconds < min) continue;
+    const atStart = silence.startSeconds <= 0;
+    const atEnd = silence.endSeconds >= activity.durationSeconds;
+    const fromSeconds = atStart ? 0 : silence.startSeconds + KEEP_SECONDS;
+    const toSeconds = atEnd ? activity.durationSeconds : silence.endSeconds - KEEP_SECONDS;
+    if (toSeconds > fromSeconds) skips.push({ fromSeconds, toSeconds });
   }
   return skips;
 }
