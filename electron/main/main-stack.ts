@@ -215,10 +215,7 @@ export function createMainStack(options: MainStackOptions): MainStack {
     decode: workerDecoder ?? (typeof decoder === 'function' ? decoder : undefined),
     recordings,
   });
-  const decodedDurationSeconds = (sid: string) => {
-    const progress = peaks.progress(sid);
-    return progress?.complete ? progress.peaks.durationSeconds : null;
-  };
+  const decodedDurationSeconds = (sid: string) => peaks.decodedDurationSeconds(sid);
   // One review database in the settings folder, for every workspace (rows keyed by workspace id).
   const reviews = createReviewService({
     userDataDir: options.userDataDir,

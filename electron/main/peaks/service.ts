@@ -50,9 +50,17 @@ export interface PeaksService {
    * The peaks decoded so far by the computation {@link get} last started or joined for `sid`
    * (updated a few times a second while the download runs; `complete` with the final peaks once
    * it resolved), or null before any audio is decoded, after it failed, or when none is known.
-   * The last few finished computations are remembered.
+   * The last few finished computations are remembered; peaks the page handed over with
+   * {@link store} count as `sid`'s finished computation.
    */
   progress(sid: string): PeaksProgress | null;
+  /**
+   * The exact length of interaction `sid`'s decoded recording in seconds (decoded samples /
+   * sample rate), from its final peaks when {@link progress} has them (main's, the disk cache's or
+   * the page's), else null. The exports end the recording there: a WebM written by a browser's
+   * recorder states no duration of its own, and the call's duration is not the recording's.
+   */
+  decodedDurationSeconds(sid: string): number | null;
   /**
    * Keeps `peaks`, decoded by the page, as the peaks of interaction `sid`'s recording in the disk
    * cache (when there is one and the download gave validators), for the next {@link get}. Only
@@ -185,6 +193,10 @@ export function createPeaksService(options: PeaksServiceOptions): PeaksService {
       }
     },
     progress: (sid) => bySid.get(sid)?.progress.latest ?? null,
+    decodedDurationSeconds(sid) {
+      const latest = bySid.get(sid)?.progress.latest;
+      return latest?.complete ? latest.peaks.durationSeconds : null;
+    },
     async store(sid, peaks) {
       const runKey = recordingKey(await playableOf(sid));
       if (!leftToPage.has(runKey)) {
@@ -195,6 +207,10 @@ export function createPeaksService(options: PeaksServiceOptions): PeaksService {
       }
       const key = leftToPage.get(runKey) ?? null;
       leftToPage.delete(runKey);
+      // The page's peaks are this run's answer for the call, as main's own would be: the exports
+      // read the decoded length from them, with or without a disk cache.
+      const kept = { ...peaks, fromCache: false };
+      remember(sid, { result: Promise.resolve(kept), progress: { latest: progressOf(kept, true) } });
       if (cache && key) await cache.write(key, peaks);
     },
     flush: () => cache?.settled() ?? Promise.resolve(),

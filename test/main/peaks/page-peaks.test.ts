@@ -2,17 +2,21 @@
  * Peaks the page decoded, kept by main (contract `storePeaks`): for a recording whose format main
  * does not decode (it says so with `detail: 'unsupported_format'`), the page's peaks go into the
  * peaks disk cache under the key of the download main already made, so the call's next view comes
- * from the cache; peaks main did not ask for, or of the wrong shape, are refused; the method is
+ * from the cache, and the exports end the recording where the page's decoding did (a WebM states
+ * no length); peaks main did not ask for, or of the wrong shape, are refused; the method is
  * guarded like every other. Real HTTP on 127.0.0.1, a real temporary folder, main's real stack.
  */
 import * as fs from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createExportsService } from '../../../electron/main/exports/service';
 import { createMemoryStore } from '../../../electron/main/keys/keychain';
 import { createMainStack } from '../../../electron/main/main-stack';
 import { createPeaksService } from '../../../electron/main/peaks/service';
 import { APP_INDEX_URL } from '../../../electron/main/shell/security';
 import { ApiError } from '../../../electron/shared/errors';
 import type { ComputedPeaks } from '../../../electron/shared/peaks-reducer';
+import type { ExportedInteraction } from '../../../electron/shared/transcript-export';
 import { generateAudioFixtures, startRecordingHost, type RecordingHost } from '../../fixtures/audio-fixtures';
 import { locationAt, testRecordingCache } from '../../fixtures/recording-location';
 import { temporaryFolder } from '../../fixtures/temporary-folder';
@@ -124,6 +128,57 @@ describe("the page's peaks of a recording main does not decode", () => {
     expect((await failure(decodedByMain.store(SID, pagePeaks()))).kind).toBe('bad_input');
     // Main's own peaks stay what a view gets.
     expect({ ...(await decodedByMain.get(SID)), fromCache: false }).toEqual(own);
+  });
+});
+
+describe('the exports of a call the page decoded', () => {
+  /** The call of {@link SID}: two timed turns, and a call length (60 s) that is not the recording's. */
+  const interaction: ExportedInteraction = {
+    sid: SID,
+    fromNumber: null,
+    toNumber: null,
+    direction: 'inbound',
+    type: 'phone_call',
+    status: 'completed',
+    agentSid: null,
+    startedAtMs: Date.UTC(2026, 0, 5, 9, 30),
+    endedAtMs: Date.UTC(2026, 0, 5, 9, 31),
+    durationSeconds: 60,
+    variables: {},
+    log: [
+      { index: 0, role: 'agent', message: 'Hello, how can I help?', offsetSeconds: 1 },
+      { index: 1, role: 'user', message: 'My order is late.', offsetSeconds: 30 },
+    ],
+  };
+
+  /** The SubRip export of the call, through the exports over `peaks`. */
+  async function exportedSubtitles(peaks: ReturnType<typeof service>): Promise<string> {
+    const folder = temporaryFolder('vr-export-');
+    const exports = createExportsService({
+      lookUpInteraction: () => Promise.resolve(interaction),
+      workspaceName: () => 'Recorded calls',
+      locateRecording: () => Promise.reject(new Error('Not asked for a transcript')),
+      decodedDurationSeconds: (sid) => peaks.decodedDurationSeconds(sid),
+      recordings: testRecordingCache(),
+      choosePath: (request) => Promise.resolve(join(folder, request.defaultName)),
+    });
+    const { saved } = await exports.exportTranscript(SID, 'srt');
+    return fs.readFileSync(join(folder, saved ?? ''), 'utf8');
+  }
+
+  it('end the last subtitle where the decoded WebM ends, not at the call’s length', async () => {
+    host.files.set(`/r/${SID}`, { bytes: webm });
+    // No disk cache: the page's peaks are still what main knows of the recording in this run.
+    const peaks = service(null);
+    expect((await failure(peaks.get(SID))).detail).toBe('unsupported_format');
+    expect(peaks.decodedDurationSeconds(SID)).toBeNull();
+    // Before the page's peaks, the call's length is all there is.
+    expect(await exportedSubtitles(peaks)).toContain('00:00:30,000 --> 00:01:00,000');
+
+    await peaks.store(SID, pagePeaks());
+
+    expect(peaks.decodedDurationSeconds(SID)).toBe(42.25);
+    expect(await exportedSubtitles(peaks)).toContain('00:00:30,000 --> 00:00:42,250');
   });
 });
 
