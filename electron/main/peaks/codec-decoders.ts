@@ -2,13 +2,14 @@
  * The decoders of compressed formats, from the wasm-audio-decoders family: MP3 with
  * `mpg123-decoder` (mp3-decoder.ts); Ogg/Opus with `ogg-opus-decoder`;
  * Ogg/Vorbis with `@wasm-audio-decoders/ogg-vorbis`; FLAC and Ogg/FLAC with
- * `@wasm-audio-decoders/flac`. WAV is read by wav-decoder.ts.
+ * `@wasm-audio-decoders/flac`. WAV is read by wav-decoder.ts, AIFF and AIFF-C by aiff-decoder.ts.
  *
  * The decoder packages are ESM-only; main is built as CommonJS, so they are loaded with a
  * dynamic `import()` (supported from CommonJS by Node 20 and Electron).
  */
 import type { AudioFormat } from './detect-format';
 import { pcmOf, type ChunkDecoder, type WasmDecoded } from './pcm';
+import { createAiffDecoder } from './aiff-decoder';
 import { createMp3Decoder } from './mp3-decoder';
 import { createWavDecoder } from './wav-decoder';
 
@@ -39,6 +40,8 @@ export async function createDecoder(format: AudioFormat): Promise<ChunkDecoder> 
   switch (format) {
     case 'wav':
       return createWavDecoder();
+    case 'aiff':
+      return createAiffDecoder();
     case 'mp3':
       return createMp3Decoder();
     case 'ogg-opus': {

@@ -3,9 +3,9 @@
  * and reduced by a {@link PeakAccumulator} at once, so neither the file nor its PCM is ever held
  * whole.
  *
- * Formats are told apart by their first bytes (detect-format.ts): WAV (wav-decoder.ts), MP3
- * (mp3-decoder.ts), Ogg/Opus, Ogg/Vorbis, FLAC and Ogg/FLAC (codec-decoders.ts). WebM, MP4/AAC,
- * ADTS AAC, AIFF and anything else are refused as `invalid_response`; a format that is recognised
+ * Formats are told apart by their first bytes (detect-format.ts): WAV (wav-decoder.ts), AIFF and
+ * AIFF-C (aiff-decoder.ts), MP3 (mp3-decoder.ts), Ogg/Opus, Ogg/Vorbis, FLAC and Ogg/FLAC
+ * (codec-decoders.ts). WebM, MP4/AAC, ADTS AAC and anything else are refused as `invalid_response`; a format that is recognised
  * but not read here carries `detail: 'unsupported_format'`, so the page decodes it with Chromium's
  * decoders instead (a file recognised as nothing is refused without it).
  */
@@ -54,7 +54,7 @@ const PROGRESS_EVERY_MS = 250;
  * @throws ApiError kind 'invalid_response' ({@link UNDECODABLE_MESSAGE}) when the format is not
  *   recognised, or the decoder fails or yields no audio; the same kind naming the format, with
  *   `detail: 'unsupported_format'`, for a format recognised but not decoded here (WebM, MP4/M4A,
- *   ADTS AAC, AIFF); the same kind with the cap in words for more than 8 channels, more than 6
+ *   ADTS AAC); the same kind with the cap in words for more than 8 channels, more than 6
  *   hours or more than 1 GiB.
  */
 export async function decodeToPeaks(

@@ -3,7 +3,7 @@
  */
 
 /** A container/codec the peaks decoder reads. */
-export type AudioFormat = 'wav' | 'mp3' | 'ogg-opus' | 'ogg-vorbis' | 'ogg-flac' | 'flac';
+export type AudioFormat = 'wav' | 'aiff' | 'mp3' | 'ogg-opus' | 'ogg-vorbis' | 'ogg-flac' | 'flac';
 
 /** Result of {@link detectFormat}. */
 type FormatGuess =
@@ -63,7 +63,13 @@ export function detectFormat(head: Uint8Array, ended: boolean): FormatGuess {
   if (head[0] === 0x1a && head[1] === 0x45 && head[2] === 0xdf && head[3] === 0xa3)
     return { kind: 'unsupported', name: 'WebM/Matroska' };
   if (head[0] === 0xff && ((head[1] ?? 0) & 0xf6) === 0xf0) return { kind: 'unsupported', name: 'AAC (ADTS)' };
-  if (magic === 'FORM') return { kind: 'unsupported', name: 'AIFF' };
+  if (magic === 'FORM') {
+    if (more(12)) return { kind: 'need-more' };
+    const form = ascii(head, 8, 4);
+    return form === 'AIFF' || form === 'AIFC'
+      ? { kind: 'format', format: 'aiff' }
+      : { kind: 'unsupported', name: `IFF ${form}` };
+  }
   if (more(8)) return { kind: 'need-more' };
   if (ascii(head, 4, 4) === 'ftyp') return { kind: 'unsupported', name: 'MP4/M4A' };
   return { kind: 'unsupported', name: null };

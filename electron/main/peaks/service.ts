@@ -20,7 +20,7 @@
  * ({@link PeaksService.store}) and they go into the same disk cache, under the key of the download
  * main had opened, so the next view of that call comes from the cache whatever its format.
  */
-import type { PeaksProgress, RecordingPeaks } from '$shared/contract';
+import type { PeaksProgress, RecordingPeaks, RecordingProblem } from '$shared/contract';
 import { ApiError } from '$shared/errors';
 import type { ComputedPeaks } from '$shared/peaks-reducer';
 import { problemOf, RecordingError } from '../api/recording-errors';
@@ -28,7 +28,9 @@ import { recordingKey, type RecordingCache } from '../recordings/recording-cache
 import { playableLocation, type PlayableLocation, type RecordingLocation } from '../recordings/recording-location';
 import { cacheKey, createPeaksCache, type PeaksCache } from './cache';
 import { decodeToPeaks, UNDECODABLE_MESSAGE } from './decode';
+import { concat } from './pcm';
 import { chunksOf, validatorsFrom } from './recording-fetch';
+import { UNPLAYABLE_HEAD_BYTES, unplayableFormatProblem } from './unplayable-format';
 import type { PeaksDecoder } from './worker-decoder';
 
 /** Computes (or reads from the disk cache) the peaks of an interaction's recording. */
@@ -61,6 +63,12 @@ export interface PeaksService {
    * recorder states no duration of its own, and the call's duration is not the recording's.
    */
   decodedDurationSeconds(sid: string): number | null;
+  /**
+   * Why the page's player cannot play interaction `sid`'s recording although main draws it (an
+   * AIFF recording: unplayable-format.ts), from its first bytes in the run's recording cache; null
+   * when its format plays, or the recording cannot be located or read. Never throws.
+   */
+  playbackProblem(sid: string): Promise<RecordingProblem | null>;
   /**
    * Keeps `peaks`, decoded by the page, as the peaks of interaction `sid`'s recording in the disk
    * cache (when there is one and the download gave validators), for the next {@link get}. Only
@@ -212,6 +220,20 @@ export function createPeaksService(options: PeaksServiceOptions): PeaksService {
       const kept = { ...peaks, fromCache: false };
       remember(sid, { result: Promise.resolve(kept), progress: { latest: progressOf(kept, true) } });
       if (cache && key) await cache.write(key, peaks);
+    },
+    async playbackProblem(sid) {
+      try {
+        const download = recordings.open(await playableOf(sid));
+        await download.head;
+        let head: Uint8Array = new Uint8Array(0);
+        for await (const chunk of chunksOf(download.stream(0, UNPLAYABLE_HEAD_BYTES - 1))) {
+          head = concat(head, chunk);
+        }
+        return unplayableFormatProblem(head);
+      } catch {
+        // The recording's own problem (not found, unreachable) is main's other answer.
+        return null;
+      }
     },
     flush: () => cache?.settled() ?? Promise.resolve(),
   };

@@ -19,8 +19,8 @@ const WAVE_EXTENSIBLE = 0xfffe;
 /** Largest `fmt ` chunk accepted (WAVE_FORMAT_EXTENSIBLE is 40 bytes). */
 const MAX_FMT_BYTES = 1024;
 
-/** G.711 expansion from `alawmulaw`. */
-interface Companding {
+/** G.711 expansion from `alawmulaw`: 8-bit codes to 16-bit PCM. */
+export interface Companding {
   alaw: (samples: Uint8Array) => Int16Array;
   mulaw: (samples: Uint8Array) => Int16Array;
 }
@@ -35,7 +35,7 @@ interface WavFormat {
 }
 
 /** Loads `alawmulaw` (a UMD bundle: named exports under `default` when imported from ESM). */
-async function loadCompanding(): Promise<Companding> {
+export async function loadCompanding(): Promise<Companding> {
   const mod = (await import('alawmulaw')) as typeof import('alawmulaw') & { default?: typeof import('alawmulaw') };
   const lib = mod.default ?? mod;
   return { alaw: (s) => lib.alaw.decode(s), mulaw: (s) => lib.mulaw.decode(s) };

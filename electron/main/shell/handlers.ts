@@ -268,7 +268,8 @@ function implementations(options: HandlerOptions): Implementations {
     getPeaks: (sid) => peaks.get(sid),
     getPeaksProgress: (sid) => Promise.resolve(peaks.progress(sid)),
     storePeaks: (sid, computed) => peaks.store(sid, computed),
-    getRecordingProblem: (sid) => Promise.resolve(active.recordingProblem(sid)),
+    // A problem main met fetching the recording first; else, one of its format (AIFF draws, but does not play).
+    getRecordingProblem: async (sid) => active.recordingProblem(sid) ?? (await peaks.playbackProblem(sid)),
     copySecret: async (text) => {
       if (!options.secretClipboard) {
         throw new ApiError({ kind: 'bad_input', message: 'This build of Voice Review cannot copy to the clipboard.' });

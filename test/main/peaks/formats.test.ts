@@ -79,6 +79,8 @@ const monoCases: MonoCase[] = [
   { name: 'WAV PCM 24-bit 16 kHz', fixture: fixtures.wavPcm24Mono, tolerance: 0.001 },
   { name: 'WAV 32-bit float', fixture: fixtures.wavFloat32Mono, tolerance: 0.001 },
   { name: 'WAV PCM 8-bit', fixture: fixtures.wavPcm8Mono, tolerance: 0.01 },
+  { name: 'AIFF PCM 24-bit', fixture: fixtures.aiffPcm24Mono, tolerance: 0.001 },
+  { name: 'AIFF-C 32-bit float', fixture: fixtures.aifcFloat32Mono, tolerance: 0.001 },
   { name: 'Ogg/Vorbis', fixture: fixtures.oggVorbisMono, tolerance: 0.1 },
   { name: 'MP3', fixture: fixtures.mp3Mono, tolerance: 0.1, missing: 'this sox build cannot write MP3 (see `sox -h`)' },
   { name: 'Ogg/Opus', fixture: fixtures.oggOpusMono, tolerance: 0.1, missing: 'opusenc is not installed' },
@@ -119,7 +121,13 @@ describe('a mono call (1 s silence, 1 s tone, 1 s silence)', () => {
   });
 
   it('gives the same peaks whatever the chunk boundaries (headers and sample frames split across chunks)', async () => {
-    for (const fixture of [fixtures.wavPcm24Mono, fixtures.wavPcm16Stereo, fixtures.wavALaw]) {
+    for (const fixture of [
+      fixtures.wavPcm24Mono,
+      fixtures.wavPcm16Stereo,
+      fixtures.wavALaw,
+      fixtures.aiffPcm16Stereo,
+      fixtures.aifcFloat32Mono,
+    ]) {
       const bytes = new Uint8Array(fs.readFileSync(fixture.file));
       const pieces = async function* (size: number) {
         for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, at + size);
@@ -142,6 +150,7 @@ describe('a mono call (1 s silence, 1 s tone, 1 s silence)', () => {
 const stereoCases: MonoCase[] = [
   { name: 'WAV PCM 16-bit stereo', fixture: fixtures.wavPcm16Stereo, tolerance: 0.001 },
   { name: 'FLAC stereo', fixture: fixtures.flacStereo, tolerance: 0.001 },
+  { name: 'AIFF PCM 16-bit stereo', fixture: fixtures.aiffPcm16Stereo, tolerance: 0.001 },
   {
     name: 'MP3 stereo',
     fixture: fixtures.mp3Stereo,
