@@ -12,6 +12,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureBuilt } from './build';
 import { ARTIFACTS_DIR, openDemoAfresh, showInteraction, startHarness, type Harness } from './harness';
+import { installAudioTap } from './audio-tap';
 import { checkPageErrorsEachTest } from './page-errors';
 import { waitForWaveform } from './review-helpers';
 
@@ -20,39 +21,6 @@ const STEREO_SID = 'interaction_9d3b5f71-2c8e-4a06-b4d9-7e1f3a5c8b20';
 const SLOW_REPLY_SID = 'interaction_5e1a7c3d-9b24-4f6e-8a10-c2d4e6f80a13';
 
 let h: Harness;
-
-/**
- * Before any page script: when a node is first connected to the destination, also feed it to a
- * channel splitter with one AnalyserNode per channel (window.__laneTap), and count the AudioContexts open.
- */
-function installAudioTap(): void {
-  const w = window as unknown as { __laneTap?: { left: AnalyserNode; right: AnalyserNode }; __openContexts: number };
-  w.__openContexts = 0;
-  const Original = window.AudioContext;
-  window.AudioContext = class extends Original {
-    constructor(options?: AudioContextOptions) {
-      super(options);
-      w.__openContexts += 1;
-    }
-    override async close(): Promise<void> {
-      await super.close();
-      w.__openContexts -= 1;
-    }
-  };
-  const connect = Reflect.get(AudioNode.prototype, 'connect') as (this: AudioNode, ...args: unknown[]) => unknown;
-  AudioNode.prototype.connect = function (this: AudioNode, ...args: unknown[]) {
-    if (args[0] instanceof AudioDestinationNode && !w.__laneTap) {
-      const splitter = this.context.createChannelSplitter(2);
-      const left = this.context.createAnalyser();
-      const right = this.context.createAnalyser();
-      connect.call(this, splitter);
-      connect.call(splitter, left, 0);
-      connect.call(splitter, right, 1);
-      w.__laneTap = { left, right };
-    }
-    return connect.apply(this, args);
-  } as typeof AudioNode.prototype.connect;
-}
 
 /** Loudest sample per channel (0..1) reaching the speakers over `ms` of playback from `fromSeconds`. */
 async function loudness(page: Page, fromSeconds: number, ms: number): Promise<{ left: number; right: number }> {
