@@ -17,6 +17,8 @@ export default defineConfig({
           index: resolve(__dirname, 'electron/main/index.ts'),
           // Decodes recordings to peaks in a worker thread (electron/main/peaks/worker.ts).
           'peaks-worker': resolve(__dirname, 'electron/main/peaks/worker.ts'),
+          // Rewraps MP3 recordings in MP4 in a worker thread (electron/main/recordings/mp3-remux-worker.ts).
+          'mp3-remux-worker': resolve(__dirname, 'electron/main/recordings/mp3-remux-worker.ts'),
         },
       },
     },

@@ -167,6 +167,7 @@ async function start(): Promise<void> {
     appOrigin: devServerUrl,
     log,
     peaksDecoder: { workerPath: join(__dirname, 'peaks-worker.js') },
+    mp3Remux: { workerPath: join(__dirname, 'mp3-remux-worker.js') },
     // A save is always asked for by the window (over IPC), so there is one to attach the dialog to.
     chooseSavePath: electronSaveChooser(dialog, appWindow, app.getPath('downloads')),
     confirmWeakKeyStorage: electronWeakStorageConfirm<BrowserWindow>(dialog, appWindow),

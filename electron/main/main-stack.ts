@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import { API_METHODS, channelOf, type ApiMethod, type IpcResult } from '$shared/contract';
-import { RECORDING_PATH_PREFIX, recordingSrcOf } from '$shared/recording-src';
+import { RECORDING_PATH_PREFIX, recordingSrcOf, seekableRecordingSrcOf } from '$shared/recording-src';
 import type { Resolver } from './api/destination';
 import { withAppCors } from './shell/app-protocol';
 import { startDemoServer } from './demo/server';
@@ -25,6 +25,9 @@ import { createRedactionSettingsStore } from './reviews/redaction-settings';
 import { createReviewService } from './reviews/review-service';
 import { createRecordingCache, type RecordingCache } from './recordings/recording-cache';
 import { createRecordingHandler } from './recordings/recording-protocol';
+import type { Mp3Remuxer } from './recordings/mp3-remux';
+import { createWorkerRemuxer } from './recordings/mp3-remux-worker-client';
+import { createSeekableVariants, type SeekableVariants } from './recordings/seekable-variants';
 import type { KeyStorage } from './keys/secret-storage';
 import type { WeakKeyStorageConfirm } from './keys/weak-storage-dialog';
 import { createSecretClipboard, type ClipboardLike } from './shell/secret-clipboard';
@@ -89,6 +92,12 @@ export interface MainStackOptions {
    * to decode in a worker thread as Electron does. Default: in this thread.
    */
   peaksDecoder?: PeaksDecoder | { workerPath: string };
+  /**
+   * How an MP3 recording is rewrapped in MP4 for exact seeking (its seekable variant): a remuxer,
+   * or the path of the built worker script (`mp3-remux-worker.js`) to remux in a worker thread as
+   * Electron does. Default: in this thread.
+   */
+  mp3Remux?: Mp3Remuxer | { workerPath: string };
   /** Folder of the peaks disk cache; null for none. Default `<userDataDir>/peaks-cache`. */
   peaksCacheDir?: string | null;
   /** Folder under which the run's private recordings folder is made (mkdtemp); default the system temporary folder. */
@@ -160,6 +169,12 @@ export interface MainStack {
   peaks: PeaksService;
   /** The run's recordings: one download per recording, read by the player and the peaks decoder. */
   recordings: RecordingCache;
+  /**
+   * The recordings' seekable variants (an MP3 rewrapped in MP4 once downloaded): `onReady` tells
+   * when interaction `sid`'s is ready and its URL, so the page can swap its media element's
+   * source keeping its time; `readySrc(sid)` answers the same for a page that asks late.
+   */
+  seekable: Pick<SeekableVariants, 'onReady' | 'readySrc'>;
   /** Stops the session (and the demo service it may have started) and deletes the run's recordings. */
   close(): Promise<void>;
 }
@@ -284,7 +299,13 @@ export function createMainStack(options: MainStackOptions): MainStack {
     },
     secretClipboard,
   });
-  const recording = withAppCors(createRecordingHandler({ locate, recordings }), appOrigin);
+  const remux = options.mp3Remux;
+  const seekable = createSeekableVariants({
+    srcOf: (sid) => seekableRecordingSrcOf(recordingSrcPrefix, sid),
+    remux: remux === undefined || typeof remux === 'function' ? remux : createWorkerRemuxer(remux.workerPath),
+    log,
+  });
+  const recording = withAppCors(createRecordingHandler({ locate, recordings, variants: seekable }), appOrigin);
   return {
     session,
     network,
@@ -293,6 +314,7 @@ export function createMainStack(options: MainStackOptions): MainStack {
     recording,
     peaks,
     recordings,
+    seekable,
     close: async () => {
       await secretClipboard?.close();
       await session.close();

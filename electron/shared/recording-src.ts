@@ -15,3 +15,15 @@ export const RECORDING_PATH_PREFIX = '/recording/';
 export function recordingSrcOf(prefix: string, sid: string): string {
   return `${prefix}${encodeURIComponent(sid)}`;
 }
+
+/** Query that asks the recording protocol for a recording's seekable variant (an MP3 rewrapped in MP4). */
+export const SEEKABLE_VARIANT_QUERY = 'variant=mp4';
+
+/**
+ * URL of interaction `sid`'s seekable variant under `prefix` (see {@link recordingSrcOf}): the
+ * same sound as the recording's URL, in MP4, which Chromium seeks in exactly. Main says when it
+ * is ready (recordings/seekable-variants.ts); until then it answers as the recording's URL does.
+ */
+export function seekableRecordingSrcOf(prefix: string, sid: string): string {
+  return `${recordingSrcOf(prefix, sid)}?${SEEKABLE_VARIANT_QUERY}`;
+}

@@ -1,12 +1,12 @@
 /**
  * Builds the app once per test run when any output the end-to-end tests load (the renderer, the
- * preload, main's bundle and the peaks worker) is missing or older than the sources it is built
+ * preload, main's bundle and its workers) is missing or older than the sources it is built
  * from, or than the build configuration.
  */
 import { execSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { OUT_DIR, PEAKS_WORKER, PRELOAD, RENDERER_DIR, ROOT } from './harness';
+import { MP3_REMUX_WORKER, OUT_DIR, PEAKS_WORKER, PRELOAD, RENDERER_DIR, ROOT } from './harness';
 
 /** Newest modification time (ms) of the files under `path`, or of `path` itself; 0 when missing. */
 function newestMtime(path: string): number {
@@ -30,7 +30,13 @@ function oldestMtime(path: string): number {
 /** Everything the build reads: the renderer, main, the preload, the shared contract, the config. */
 const SOURCES = ['renderer', 'electron', 'electron.vite.config.ts', 'package.json', 'tsconfig.web.json'];
 /** Everything the tests load from the build. */
-const OUTPUTS = [join(RENDERER_DIR, 'index.html'), join(OUT_DIR, 'main', 'index.js'), PRELOAD, PEAKS_WORKER];
+const OUTPUTS = [
+  join(RENDERER_DIR, 'index.html'),
+  join(OUT_DIR, 'main', 'index.js'),
+  PRELOAD,
+  PEAKS_WORKER,
+  MP3_REMUX_WORKER,
+];
 
 /** True when every output exists and the oldest is at least as new as the newest source. */
 function isBuildFresh(): boolean {

@@ -42,6 +42,8 @@ export const RENDERER_DIR = join(OUT_DIR, 'renderer');
 export const PRELOAD = join(OUT_DIR, 'preload', 'index.js');
 /** Built peaks worker (electron/main/peaks/worker.ts), used as Electron uses it. */
 export const PEAKS_WORKER = join(OUT_DIR, 'main', 'peaks-worker.js');
+/** The build's MP3 remux worker (electron/main/recordings/mp3-remux-worker.ts). */
+export const MP3_REMUX_WORKER = join(OUT_DIR, 'main', 'mp3-remux-worker.js');
 /** Git-ignored folder for screenshots. */
 export const ARTIFACTS_DIR = join(ROOT, 'test-artifacts');
 
@@ -155,8 +157,9 @@ export async function startHarnessMain(extra: HarnessMainOptions = {}): Promise<
     recordingOrigin: origin,
     appOrigin: origin,
     log: { info: logLine('info'), warn: logLine('warn'), error: logLine('error') },
-    // Decoding runs in the built worker, as in Electron (ensureBuilt/npm run build made it).
+    // Decoding and the MP3 remux run in the built workers, as in Electron (ensureBuilt/npm run build made them).
     peaksDecoder: { workerPath: PEAKS_WORKER },
+    mp3Remux: { workerPath: MP3_REMUX_WORKER },
     // No peaks disk cache unless a test asks for one: each test's waveforms are computed afresh.
     peaksCacheDir: extra.peaksCacheDir ?? null,
     ...(extra.chooseSavePath ? { chooseSavePath: extra.chooseSavePath } : {}),

@@ -10,7 +10,7 @@
  * (the player's first bytes, the peaks decoder) gets bytes not yet on disk from memory: neither
  * waits for the disk, whose writes can take tens of milliseconds when the machine is busy.
  */
-import { open, rm, type FileHandle } from 'node:fs/promises';
+import { open, rm, stat, type FileHandle } from 'node:fs/promises';
 import { problemOf, RecordingError, recordingUnreachable } from '../api/recording-errors';
 import type { RecordingLocation } from './recording-location';
 
@@ -33,6 +33,15 @@ const MAX_UNWRITTEN_BYTES = 8 * 1024 * 1024;
 export class CachedDownload {
   /** The upstream's answer; rejects with the fetcher's RecordingError (or the abort) when the GET fails. */
   readonly head: Promise<RecordingHead>;
+  /**
+   * Settles when the download ends: resolves once the whole file is here, rejects with its
+   * problem when it fails or is discarded first.
+   */
+  readonly completed: Promise<void>;
+  /** Files made from this recording ({@link derive}), deleted with it. */
+  private readonly derived = new Set<string>();
+  /** Bytes of the files made from this recording, counted toward the cache's size cap. */
+  private derivedBytes = 0;
   /** Bytes arrived from upstream. */
   private bytes = 0;
   /** Bytes on disk (the first `written` of the file). */
@@ -68,11 +77,58 @@ export class CachedDownload {
     this.head = new Promise<RecordingHead>((resolve, reject) => (settle = { resolve, reject }));
     this.head.catch(() => undefined);
     this.pumping = this.run(settle as unknown as NonNullable<typeof settle>);
+    this.completed = this.pumping.then(() => {
+      if (!this.finished) throw this.failure ?? removed();
+    });
+    this.completed.catch(() => undefined);
   }
 
   /** Bytes downloaded so far. */
   received(): number {
     return this.bytes;
+  }
+
+  /** Bytes this recording holds on disk: those downloaded and the files made from it ({@link derive}). */
+  stored(): number {
+    return this.bytes + this.derivedBytes;
+  }
+
+  /** False once the cache discarded this download (evicted, cleared, closed): its files are gone. */
+  inCache(): boolean {
+    return !this.discarded;
+  }
+
+  /**
+   * Makes a file from the finished recording (its MP4 rewrap) next to the download's own file,
+   * its name the download's with `suffix` appended; the file counts toward the cache's size cap
+   * and is deleted with the download. `make(source, target, signal)` reads the recording at
+   * `source` and writes `target`; `signal` is aborted when the download is discarded, and the
+   * target is then deleted once `make` settles.
+   * @returns what `make` returned, the target's path and its size in bytes
+   * @throws Error when the download is not complete; what `make` threw (the target deleted); the
+   *   "recording was closed" RecordingError when the download was discarded meanwhile
+   */
+  async derive<T>(
+    suffix: string,
+    make: (source: string, target: string, signal: AbortSignal) => Promise<T>,
+  ): Promise<{ value: T; path: string; bytes: number }> {
+    if (!this.finished) throw new Error('A file is made from a recording only once it is downloaded.');
+    if (this.discarded) throw removed();
+    const target = `${this.path}${suffix}`;
+    this.derived.add(target);
+    try {
+      const value = await make(this.path, target, this.abort.signal);
+      const { size } = await stat(target);
+      // Discarded while `make` ran (a method call: the field's narrowing does not see the await).
+      if (!this.inCache()) throw removed();
+      this.derivedBytes += size;
+      this.onGrow();
+      return { value, path: target, bytes: size };
+    } catch (err) {
+      this.derived.delete(target);
+      await rm(target, { force: true });
+      throw this.inCache() ? err : removed();
+    }
   }
 
   /** The file's size: from the upstream's Content-Length (or Content-Range), exact once finished; null if not said. */
@@ -154,6 +210,8 @@ export class CachedDownload {
     await this.file?.close().catch(() => undefined);
     this.file = null;
     await rm(this.path, { force: true });
+    await Promise.all([...this.derived].map((path) => rm(path, { force: true })));
+    this.derivedBytes = 0;
   }
 
   /**

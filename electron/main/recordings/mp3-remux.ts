@@ -38,6 +38,13 @@ export interface Mp3Remux {
 }
 
 /**
+ * Rewraps the MP3 at `mp3Path` in an MP4 at `mp4Path`, as {@link remuxMp3ToMp4} does: in this
+ * thread, or in a worker thread (mp3-remux-worker-client.ts) that `signal` stops. Rejects as
+ * remuxMp3ToMp4 does, and when `signal` was aborted (`mp4Path` then absent).
+ */
+export type Mp3Remuxer = (mp3Path: string, mp4Path: string, signal?: AbortSignal) => Promise<Mp3Remux>;
+
+/**
  * Writes the frames of the MP3 at `mp3Path` into an MP4 at `mp4Path` (moov first, so it plays
  * while it is read), with the LAME tag's delay and padding, if any, as an edit list. The MP4 is
  * written under a temporary name and renamed, so `mp4Path` is whole or absent.

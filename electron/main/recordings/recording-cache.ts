@@ -35,7 +35,10 @@ export interface RecordingCacheOptions {
   root?: string;
   /** Most recordings kept (default 4); the most recently opened one is always kept. */
   maxViews?: number;
-  /** Most bytes kept over all recordings (default 512 MiB); the most recent one may exceed it alone. */
+  /**
+   * Most bytes kept over all recordings, files made from them included (an MP3's MP4 rewrap,
+   * about its size; default 512 MiB); the most recent one may exceed it alone.
+   */
   maxBytes?: number;
 }
 
@@ -76,7 +79,7 @@ export function createRecordingCache(options: RecordingCacheOptions = {}): Recor
   }
 
   function evict(): void {
-    const sizes = (): number => [...entries.values()].reduce((sum, e) => sum + e.received(), 0);
+    const sizes = (): number => [...entries.values()].reduce((sum, e) => sum + e.stored(), 0);
     while (entries.size > 1 && (entries.size > maxViews || sizes() > maxBytes)) {
       const [oldestKey, oldest] = entries.entries().next().value as [string, CachedDownload];
       entries.delete(oldestKey);

@@ -8,17 +8,21 @@
  * `(Request) => Promise<Response>` so Electron's `protocol.handle` and the end-to-end harness's
  * loopback HTTP server run the very same code.
  *
+ * A recording's seekable variant (an MP3 rewrapped in MP4 once downloaded, seekable-variants.ts)
+ * is served at its URL with `?variant=mp4`, from the same cache entry.
+ *
  * Every failure is remembered as the recording's problem (the location's `report`), so the player
  * can ask main for the words (`getRecordingProblem`) when its media element fails; a successful
  * answer clears it.
  */
 import { ApiError } from '$shared/errors';
-import { RECORDING_PATH_PREFIX, recordingSrcOf } from '$shared/recording-src';
+import { RECORDING_PATH_PREFIX, recordingSrcOf, SEEKABLE_VARIANT_QUERY } from '$shared/recording-src';
 import { isSid } from '$shared/sid';
 import { problemOf, RecordingError } from '../api/recording-errors';
 import type { CachedDownload, RecordingHead } from './cached-download';
 import type { RecordingCache } from './recording-cache';
 import { playableLocation, type PlayableLocation, type RecordingLocation } from './recording-location';
+import { seekableFileSource, type SeekableVariants } from './seekable-variants';
 
 /** Scheme registered as privileged (standard, secure, stream, fetch) by main. */
 export const RECORDING_SCHEME = 'vr-recording';
@@ -37,6 +41,12 @@ export interface RecordingHandlerOptions {
   locate(sid: string): Promise<RecordingLocation | null>;
   /** The run's recording cache, shared with the peaks service and the exports. */
   recordings: RecordingCache;
+  /**
+   * The recordings' seekable variants (MP3 rewrapped in MP4): asked for each recording served,
+   * and served for a URL with `?variant=mp4` once ready. Without it, that URL answers as the
+   * recording's own.
+   */
+  variants?: SeekableVariants;
 }
 
 const FORWARDED_RESPONSE_HEADERS = ['content-length', 'content-range', 'accept-ranges', 'etag', 'last-modified'];
@@ -51,7 +61,8 @@ const FORWARDED_RESPONSE_HEADERS = ['content-length', 'content-range', 'accept-r
  * or an unplayable URL (body says why), 502 when the lookup fails otherwise, 405 for methods
  * other than GET/HEAD; for an upstream failure the upstream's 4xx status (404, 403, ...), 504 for
  * a timeout, 502 otherwise, with the problem's words as the body (never the upstream's body).
- * Never buffers the recording in memory.
+ * Never buffers the recording in memory. With `?variant=mp4`: the recording's seekable variant
+ * once it is ready (200 or 206 likewise, `audio/mp4`, no ETag), else the recording as above.
  */
 export function createRecordingHandler(options: RecordingHandlerOptions): (request: Request) => Promise<Response> {
   const { recordings } = options;
@@ -74,8 +85,12 @@ export function createRecordingHandler(options: RecordingHandlerOptions): (reque
     if (playable instanceof RecordingError) return text(404, playable.message);
     try {
       const download = recordings.open(playable);
+      options.variants?.prepare(sid, download);
       const head = await download.head;
-      const answer = fromCache(download, head, request);
+      const variant = wantsVariant(request) ? options.variants?.ready(download) : null;
+      const answer = variant
+        ? fromCache(seekableFileSource(variant), { contentType: variant.contentType, headers: new Headers() }, request)
+        : fromCache(download, head, request);
       return answer ?? (await forward(playable, request));
     } catch (err) {
       if (!(err instanceof RecordingError) && request.signal.aborted) return text(499, 'The request was cancelled.');
@@ -86,12 +101,21 @@ export function createRecordingHandler(options: RecordingHandlerOptions): (reque
   };
 }
 
+/** True when `request` asks for the recording's seekable variant (`?variant=mp4`). */
+function wantsVariant(request: Request): boolean {
+  return new URL(request.url).search === `?${SEEKABLE_VARIANT_QUERY}`;
+}
+
 /**
  * The answer from the cache, or null when the request's range starts far ahead of the running
  * download, or is a bounded range while the size is not known yet (the upstream sent no length):
  * those go upstream. Without a usable range the whole file is sent (200).
  */
-function fromCache(download: CachedDownload, head: RecordingHead, request: Request): Response | null {
+function fromCache(
+  download: Pick<CachedDownload, 'size' | 'withinReach' | 'stream'>,
+  head: RecordingHead,
+  request: Request,
+): Response | null {
   const out = mediaHeaders(head.contentType);
   for (const name of ['etag', 'last-modified']) {
     const value = head.headers.get(name);
