@@ -53,6 +53,12 @@ export interface SeekableVariants {
   prepare(sid: string, download: CachedDownload): void;
   /** The variant of `download` when it is ready, else null (still downloading or remuxing, none, or the download left the cache). */
   ready(download: CachedDownload): SeekableFile | null;
+  /**
+   * Resolves once `download`'s variant is ready (listeners told), or is known not to come (not an
+   * MP3, the download or the remux failed): then {@link ready} answers for good. Resolves at once
+   * for a download never {@link prepare}d. Never rejects.
+   */
+  settled(download: CachedDownload): Promise<void>;
   /** The URL of interaction `sid`'s ready variant, or null (none yet): for a page that subscribes late. */
   readySrc(sid: string): string | null;
   /**
@@ -89,6 +95,8 @@ interface Variant {
   sids: Set<string>;
   file: SeekableFile | null;
   durationSeconds: number;
+  /** Settles when the variant is ready or known not to come. */
+  settled: Promise<void>;
 }
 
 /** Creates the service; it holds nothing of its own on disk (the files live in the recording cache). */
@@ -143,9 +151,10 @@ export function createSeekableVariants(options: SeekableVariantsOptions): Seekab
     prepare(sid, download) {
       let variant = byDownload.get(download);
       if (!variant) {
-        variant = { download, sids: new Set(), file: null, durationSeconds: 0 };
-        byDownload.set(download, variant);
-        void make(variant);
+        const made: Variant = { download, sids: new Set(), file: null, durationSeconds: 0, settled: Promise.resolve() };
+        made.settled = make(made);
+        byDownload.set(download, made);
+        variant = made;
       }
       if (variant.sids.has(sid)) return;
       for (const [other, v] of bySid) if (!v.download.inCache()) bySid.delete(other);
@@ -157,6 +166,7 @@ export function createSeekableVariants(options: SeekableVariantsOptions): Seekab
       const variant = byDownload.get(download);
       return variant?.file && download.inCache() ? variant.file : null;
     },
+    settled: async (download) => byDownload.get(download)?.settled,
     readySrc(sid) {
       const variant = bySid.get(sid);
       if (variant && !variant.download.inCache()) bySid.delete(sid);
