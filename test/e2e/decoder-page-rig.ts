@@ -2,8 +2,8 @@
  * A rig for the page-side decoder: the test page (decoder-page/) built by Vite the way the app's
  * renderer is built ($shared alias, the peaks worker as a module worker of the page's own origin),
  * served over loopback HTTP by the app's own file handler with the app's CSP, recordings served
- * on the same origin with Range support (as the recording protocol does), and opened in Debian's
- * Chromium.
+ * on the same origin with Range support (as the recording protocol does) or by main's recording
+ * protocol handler itself, and opened in Debian's Chromium.
  */
 import * as fs from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -26,6 +26,11 @@ export interface DecoderPageRig {
   serve(file: string, mimeType: string): string;
   /** Serves `file` at a same-origin URL whose body breaks off (the connection reset) after `bytes` bytes. */
   serveBroken(file: string, mimeType: string, bytes: number): string;
+  /**
+   * Answers every other same-origin request under `/recording/` with `handler` (main's recording
+   * protocol handler, as the harness serves it), its URL `<origin><path>?<query>`.
+   */
+  serveRecordingHandler(handler: (request: Request) => Promise<Response>): void;
   close(): Promise<void>;
 }
 
@@ -88,11 +93,17 @@ export async function startDecoderPage(): Promise<DecoderPageRig> {
   const rootDir = await buildDecoderPage();
   const appFiles = createAppProtocolHandler({ rootDir });
   const recordings = new Map<string, { file: string; mimeType: string; breakAfter?: number }>();
+  let recordingHandler: ((request: Request) => Promise<Response>) | null = null;
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
     const recording = recordings.get(path);
     if (recording?.breakAfter !== undefined) serveBroken(res, recording.file, recording.mimeType, recording.breakAfter);
     else if (recording) serveFile(req, res, recording.file, recording.mimeType);
+    else if (recordingHandler && path.startsWith('/recording/'))
+      void answerWith(recordingHandler, req, res, `${origin}${req.url ?? '/'}`).catch(() => {
+        if (!res.headersSent) res.writeHead(500);
+        res.end();
+      });
     else
       void answerWith(appFiles, req, res, `app://voice-review${path === '/' ? '/index.html' : path}`).catch(() => {
         if (!res.headersSent) res.writeHead(500);
@@ -132,6 +143,9 @@ export async function startDecoderPage(): Promise<DecoderPageRig> {
       const path = `/recording/${recordings.size}-broken`;
       recordings.set(path, { file, mimeType, breakAfter: bytes });
       return path;
+    },
+    serveRecordingHandler(handler) {
+      recordingHandler = handler;
     },
     async close() {
       await context.close().catch(() => undefined);
