@@ -10,7 +10,7 @@
  * (the player's first bytes, the peaks decoder) gets bytes not yet on disk from memory: neither
  * waits for the disk, whose writes can take tens of milliseconds when the machine is busy.
  */
-import { open, rm, stat, type FileHandle } from 'node:fs/promises';
+import { chmod, open, rm, stat, type FileHandle } from 'node:fs/promises';
 import { problemOf, RecordingError, recordingUnreachable } from '../api/recording-errors';
 import type { RecordingLocation } from './recording-location';
 
@@ -100,8 +100,8 @@ export class CachedDownload {
 
   /**
    * Makes a file from the finished recording (its MP4 rewrap) next to the download's own file,
-   * its name the download's with `suffix` appended; the file counts toward the cache's size cap
-   * and is deleted with the download. `make(source, target, signal)` reads the recording at
+   * its name the download's with `suffix` appended; the file is made private (0600), counts
+   * toward the cache's size cap and is deleted with the download. `make(source, target, signal)` reads the recording at
    * `source` and writes `target`; `signal` is aborted when the download is discarded, and the
    * target is then deleted once `make` settles.
    * @returns what `make` returned, the target's path and its size in bytes
@@ -118,6 +118,8 @@ export class CachedDownload {
     this.derived.add(target);
     try {
       const value = await make(this.path, target, this.abort.signal);
+      // Private as the download's own file (the folder, 0700, already keeps others out).
+      await chmod(target, 0o600);
       const { size } = await stat(target);
       // Discarded while `make` ran (a method call: the field's narrowing does not see the await).
       if (!this.inCache()) throw removed();

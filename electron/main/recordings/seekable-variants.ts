@@ -152,7 +152,7 @@ export function createSeekableVariants(options: SeekableVariantsOptions): Seekab
       let variant = byDownload.get(download);
       if (!variant) {
         const made: Variant = { download, sids: new Set(), file: null, durationSeconds: 0, settled: Promise.resolve() };
-        made.settled = make(made);
+        made.settled = make(made).catch((err: unknown) => log.warn('A seekable recording could not be made:', err));
         byDownload.set(download, made);
         variant = made;
       }

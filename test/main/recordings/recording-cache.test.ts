@@ -15,6 +15,7 @@ import { createPeaksService } from '../../../electron/main/peaks/service';
 import { createRecordingCache, type RecordingCache } from '../../../electron/main/recordings/recording-cache';
 import { createRecordingHandler, recordingPath } from '../../../electron/main/recordings/recording-protocol';
 import type { RecordingProblem } from '../../../electron/shared/contract';
+import { playableLocation } from '../../../electron/main/recordings/recording-location';
 import { locationAt } from '../../fixtures/recording-location';
 import { temporaryFolder } from '../../fixtures/temporary-folder';
 
@@ -205,6 +206,32 @@ describe('files of the cache', () => {
     await expect.poll(() => fs.readdirSync(folder).sort()).toEqual(['2.rec', '3.rec']);
     await cache.clear();
     expect(fs.readdirSync(folder)).toEqual([]);
+    await cache.close();
+  });
+
+  it('keeps a file made from a recording private, counts it toward the size cap, and deletes it with the recording', async () => {
+    // Room for two downloads, not for two and a file as large made from the first.
+    const cache = createRecordingCache({ root: newRoot(), maxBytes: WAV.length * 2.5 });
+    files.set('/made-a.wav', { bytes: WAV });
+    files.set('/made-b.wav', { bytes: WAV });
+    const location = playableLocation(
+      locationAt({ recordingUrl: `${origin}/made-a.wav`, baseUrl: `${origin}/v1`, apiKey: API_KEY }),
+    );
+    if (location instanceof Error) throw location;
+    const first = cache.open(location);
+    await first.completed;
+    const made = await first.derive('.copy', async (source, target) => {
+      await fs.promises.copyFile(source, target);
+      return 'copied';
+    });
+    expect([made.value, made.bytes, first.stored()]).toEqual(['copied', WAV.length, WAV.length * 2]);
+    const folder = cache.folder() ?? '';
+    expect(fs.readdirSync(folder).sort()).toEqual(['1.rec', '1.rec.copy']);
+    expect(fs.statSync(made.path).mode & 0o777).toBe(0o600);
+
+    await (await rig('/made-b.wav', cache).play()).arrayBuffer();
+    await expect.poll(() => fs.readdirSync(folder).sort()).toEqual(['2.rec']);
+    expect(first.inCache()).toBe(false);
     await cache.close();
   });
 

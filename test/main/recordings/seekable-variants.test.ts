@@ -220,11 +220,13 @@ describe.skipIf(missing.length > 0)(
       await r.cache.close();
     });
 
-    it('is deleted with the recording when the cache lets it go', async () => {
+    it('is a private file of the cache, deleted with the recording when the cache lets it go', async () => {
       const r = rig('/call.mp3');
       await playAndSettle(r);
       const folder = r.cache.folder()!;
-      expect(fs.readdirSync(folder).some((name) => name.endsWith('.m4a'))).toBe(true);
+      const mp4 = fs.readdirSync(folder).find((name) => name.endsWith('.m4a'));
+      expect(mp4).toBeDefined();
+      expect(fs.statSync(`${folder}/${mp4 ?? ''}`).mode & 0o777).toBe(0o600);
       await r.cache.clear();
       expect(fs.readdirSync(folder)).toEqual([]);
       expect(r.variants.readySrc(SID)).toBeNull();
