@@ -14,7 +14,7 @@ import { startDemoServer } from './demo/server';
 import type { SavePathChooser } from './exports/save-dialog';
 import { createEvidencePackService } from './exports/evidence-pack-service';
 import { createExportsService } from './exports/service';
-import { createHandlers, type HandlerTable, type UpdatesBridge } from './shell/handlers';
+import { createHandlers, type HandlerTable, type IpcCaller, type UpdatesBridge } from './shell/handlers';
 import type { SecretStore } from './keys/keychain';
 import { registeredSecrets, registerIpcSecrets, registerSecret, registeringSecrets, type MainLog } from './shell/log';
 import { createPeaksService, type PeaksService } from './peaks/service';
@@ -28,6 +28,7 @@ import { createRecordingHandler } from './recordings/recording-protocol';
 import type { Mp3Remuxer } from './recordings/mp3-remux';
 import { createWorkerRemuxer } from './recordings/mp3-remux-worker-client';
 import { createSeekableVariants, type SeekableVariants } from './recordings/seekable-variants';
+import { createRecordingSessions, type RecordingSessions } from './recordings/recording-sessions';
 import type { KeyStorage } from './keys/secret-storage';
 import type { WeakKeyStorageConfirm } from './keys/weak-storage-dialog';
 import { createSecretClipboard, type ClipboardLike } from './shell/secret-clipboard';
@@ -162,11 +163,19 @@ export interface MainStack {
    * The guarded entry point of every IPC call: refuses a sender frame outside the app, registers
    * the call's secrets with the log, runs the method's handler. Never rejects.
    * @param senderUrl `event.senderFrame?.url`
+   * @param caller the sending frame, for the methods that push to it (recording sessions)
    */
-  invoke(method: ApiMethod, senderUrl: string | null | undefined, args: unknown[]): Promise<IpcResult<unknown>>;
+  invoke(
+    method: ApiMethod,
+    senderUrl: string | null | undefined,
+    args: unknown[],
+    caller?: IpcCaller,
+  ): Promise<IpcResult<unknown>>;
   /** The `vr-recording:` protocol handler (Range forwarded, redirects and destinations checked, key only to the workspace's origin). */
   recording: (request: Request) => Promise<Response>;
   peaks: PeaksService;
+  /** The recording sessions of the calls shown (pushed to the frame that opened each). */
+  recordingSessions: RecordingSessions;
   /** The run's recordings: one download per recording, read by the player and the peaks decoder. */
   recordings: RecordingCache;
   /**
@@ -210,7 +219,6 @@ export function createMainStack(options: MainStackOptions): MainStack {
     network,
     recordingResolver: options.recordingResolver,
     onRecordingsForgotten: () => void recordings.clear(),
-    recordingSrcPrefix,
     confirmWeakKeyStorage: options.confirmWeakKeyStorage,
   });
   const { activeWorkspace } = session;
@@ -248,21 +256,32 @@ export function createMainStack(options: MainStackOptions): MainStack {
     redaction: () => reviews.redactionSettings(),
     choosePath: options.chooseSavePath,
   });
+  const recordingSrc = (sid: string) => recordingSrcOf(recordingSrcPrefix, sid);
+  const exports = createExportsService({
+    lookUpInteraction: (sid) => activeWorkspace.lookUpInteraction(sid),
+    workspaceName: () => activeWorkspace.workspace()?.name ?? null,
+    locateRecording: locate,
+    decodedDurationSeconds,
+    recordings,
+    choosePath: options.chooseSavePath,
+  });
+  const recordingSessions = createRecordingSessions({
+    peaks,
+    recordingSrc,
+    workspaceId: () => activeWorkspace.workspace()?.id ?? null,
+    onRecordingProblem: (listener) => activeWorkspace.onRecordingProblem(listener),
+    onDownloadProgress: (listener) => exports.onDownloadProgress(listener),
+    downloadProgress: (sid) => exports.downloadProgress(sid),
+  });
   const handlers = createHandlers({
     reviews,
     evidencePacks,
     session,
     activeWorkspace,
     peaks,
-    recordingSrc: (sid) => recordingSrcOf(recordingSrcPrefix, sid),
-    exports: createExportsService({
-      lookUpInteraction: (sid) => activeWorkspace.lookUpInteraction(sid),
-      workspaceName: () => activeWorkspace.workspace()?.name ?? null,
-      locateRecording: locate,
-      decodedDurationSeconds,
-      recordings,
-      choosePath: options.chooseSavePath,
-    }),
+    recordingSessions,
+    recordingSrc,
+    exports,
     recentCalls: createRecentCalls(options.userDataDir),
     network: {
       ...createNetworkService({
@@ -313,9 +332,11 @@ export function createMainStack(options: MainStackOptions): MainStack {
     invoke: createIpcGuard({ handlers, devServerUrl: appOrigin, log, beforeCall: registerIpcSecrets }),
     recording,
     peaks,
+    recordingSessions,
     recordings,
     seekable,
     close: async () => {
+      recordingSessions.closeAll();
       await secretClipboard?.close();
       await session.close();
       await recordings.close();
@@ -327,9 +348,27 @@ export function createMainStack(options: MainStackOptions): MainStack {
   };
 }
 
-/** What a handler registered by {@link registerIpc} gets from Electron: the sending frame, if any. */
+/**
+ * What a handler registered by {@link registerIpc} gets from Electron: the sending frame, if any
+ * (Electron's `WebFrameMain`: its URL, its process and routing ids, and `send` to push to it alone).
+ */
 export interface IpcInvokeEventLike {
-  senderFrame?: { url: string } | null;
+  senderFrame?: {
+    url: string;
+    processId?: number;
+    routingId?: number;
+    send?: (channel: string, ...args: unknown[]) => void;
+  } | null;
+}
+
+/** The calling frame of `event` as the handlers see it, or undefined when it cannot be pushed to. */
+function callerOf(event: IpcInvokeEventLike): IpcCaller | undefined {
+  const frame = event.senderFrame;
+  if (!frame || typeof frame.send !== 'function') return undefined;
+  return {
+    frameKey: `${frame.processId ?? 0}:${frame.routingId ?? 0}`,
+    push: (channel, payload) => frame.send?.(channel, payload),
+  };
 }
 
 /** The part of Electron's `ipcMain` {@link registerIpc} uses (stood in by the harness and the benchmark). */
@@ -339,11 +378,14 @@ export interface IpcMainLike {
 
 /**
  * Registers one `ipcMain.handle` per contract method ({@link API_METHODS}, channel
- * {@link channelOf}), each going through the stack's guarded `invoke` with the sender frame's URL.
+ * {@link channelOf}), each going through the stack's guarded `invoke` with the sender frame's URL
+ * and, for the methods that push to it, the frame itself.
  * Electron's `ipcMain` in the app; a stand-in in the harness and the benchmark.
  */
 export function registerIpc(ipcMain: IpcMainLike, stack: Pick<MainStack, 'invoke'>): void {
   for (const method of API_METHODS) {
-    ipcMain.handle(channelOf(method), (event, ...args) => stack.invoke(method, event.senderFrame?.url, args));
+    ipcMain.handle(channelOf(method), (event, ...args) =>
+      stack.invoke(method, event.senderFrame?.url, args, callerOf(event)),
+    );
   }
 }

@@ -17,11 +17,14 @@ import {
   type MenuCommand,
   type OpenLinkPush,
   type ProxySignInPush,
+  type RecordingSessionEvent,
+  type RecordingSessionPush,
   type UpdateStatePush,
   type VoiceReviewApi,
 } from './contract';
 import { MAX_LINK_SECONDS } from './deep-link';
 import { ApiError, isApiErrorData } from './errors';
+import { isRecordingProblem } from './recording-problem';
 import { isSid } from './sid';
 
 /** What `window.api` is: each method resolves with the result as data and never rejects by design. */
@@ -90,6 +93,8 @@ export interface AppEvents {
   onProxySignIn(callback: (push: ProxySignInPush) => void): () => void;
   /** The update's new state. */
   onUpdateState(callback: (push: UpdateStatePush) => void): () => void;
+  /** An event of a recording session this page opened (`openRecordingSession`). */
+  onRecordingSession(callback: (push: RecordingSessionPush) => void): () => void;
 }
 
 /** Listens on a push channel; returns the function that stops listening (the preload passes `ipcRenderer.on`). */
@@ -115,7 +120,43 @@ export function createAppEvents(subscribe: PushSubscribe): AppEvents {
         const status = (payload as { status?: unknown } | null)?.status;
         if (typeof status === 'string') callback(payload as UpdateStatePush);
       }),
+    onRecordingSession: (callback) =>
+      subscribe(PUSH_CHANNELS.recordingSession, (payload) => {
+        if (isRecordingSessionPush(payload)) callback(payload);
+      }),
   };
+}
+
+/**
+ * True when `value` is a {@link RecordingSessionPush} as main sends it: a session id and an event
+ * of a known type whose own fields have their shape (peaks are checked for being objects only:
+ * the waveform reads their numbers, nothing executes them).
+ */
+export function isRecordingSessionPush(value: unknown): value is RecordingSessionPush {
+  const v = value as { sessionId?: unknown; event?: unknown } | null;
+  if (v === null || typeof v !== 'object' || typeof v.sessionId !== 'string') return false;
+  const event = v.event as Partial<Record<string, unknown>> | null;
+  if (event === null || typeof event !== 'object') return false;
+  const isObject = (x: unknown) => x !== null && typeof x === 'object';
+  switch (event.type as RecordingSessionEvent['type']) {
+    case 'peaks-progress':
+      return isObject(event.progress) && isObject((event.progress as { peaks?: unknown }).peaks);
+    case 'peaks':
+      return isObject(event.peaks) && Array.isArray((event.peaks as { channels?: unknown }).channels);
+    case 'decode-in-page':
+      return true;
+    case 'peaks-failed':
+      return isRecordingProblem(event.problem);
+    case 'problem':
+      return event.problem === null || isRecordingProblem(event.problem);
+    case 'download':
+      return (
+        event.progress === null ||
+        (isObject(event.progress) && typeof (event.progress as { receivedBytes?: unknown }).receivedBytes === 'number')
+      );
+    default:
+      return false;
+  }
 }
 
 /** True when `value` is a {@link ProxySignInPush} as main sends it. */

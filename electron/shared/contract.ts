@@ -53,13 +53,6 @@ export interface SessionInfo {
   secretStorage: SecretStorageStatus;
   /** User preferences (settings.json). */
   preferences: Preferences;
-  /**
-   * Where recordings play from: interaction `sid`'s recording is at
-   * `recordingSrcOf(recordingSrcPrefix, sid)` (shared/recording-src.ts), the same URL as its
-   * `Interaction.recording.src`, so the player can start fetching at "Show call", before the
-   * interaction's answer. Null when main does not say (the player waits for the interaction).
-   */
-  recordingSrcPrefix: string | null;
 }
 
 /** User preferences kept in settings.json. */
@@ -139,8 +132,8 @@ export interface RecordingPeaks {
 /**
  * The peaks of a recording while they are computed: `peaks` covers the first `coveredSeconds` of
  * the recording (its `durationSeconds` is that, and its `length` slices share it), growing while
- * the download runs; `complete` is true once they are the final peaks {@link VoiceReviewApi.getPeaks}
- * resolves with.
+ * the download runs; `complete` is true once they are the final peaks (pushed on the call's
+ * recording session, {@link RecordingSessionEvent}).
  */
 export interface PeaksProgress {
   peaks: RecordingPeaks;
@@ -150,11 +143,14 @@ export interface PeaksProgress {
 }
 
 /**
- * What went wrong with a recording, as kinds a view can tell apart: `gone` (404/410: the link no
- * longer exists or has expired), `refused` (401/403), `redirect_refused` (a loop, too many hops, no
- * usable Location), `unsafe_destination` (an address the destination rules refuse), `timed_out`
- * (no answer, or a stall), `unreachable`, `not_audio` (text or data instead of audio), `too_large`,
- * `undecodable`, `no_recording`, `server_error` (5xx or another status).
+ * What went wrong with a recording: the one set of kinds main maps every failure to, once
+ * (HTTP statuses and transport errors of the download, the API's errors, the decoder's refusals:
+ * main/api/recording-errors.ts), and the page words (shared/recording-problem.ts): `gone`
+ * (404/410: the link no longer exists or has expired), `refused` (401/403), `redirect_refused`
+ * (a loop, too many hops, no usable Location), `unsafe_destination` (an address the destination
+ * rules refuse), `timed_out` (no answer, or a stall), `unreachable`, `not_audio` (text or data
+ * instead of audio), `too_large` (over 1 GiB), `undecodable` (no waveform for its format),
+ * `no_recording`, `server_error` (5xx, another status, or any other failure).
  */
 export type RecordingProblemKind =
   | 'no_recording'
@@ -167,13 +163,51 @@ export type RecordingProblemKind =
   | 'not_audio'
   | 'too_large'
   | 'undecodable'
+  | 'unplayable_format'
   | 'server_error';
 
-/** The last problem main met with an interaction's recording, in words a person can act on. */
+/** A problem main met with an interaction's recording, in words a person can act on. */
 export interface RecordingProblem {
   kind: RecordingProblemKind;
   /** A sentence saying what happened and what to do; never contains the API key. */
   message: string;
+}
+
+/**
+ * A recording session as {@link VoiceReviewApi.openRecordingSession} opens it: what the page
+ * pushes are keyed by `sessionId`, and `src` is the URL the page's media element plays (main's
+ * recording protocol; the page never builds it).
+ */
+export interface RecordingSessionInfo {
+  /** Names the session's pushes ({@link RecordingSessionPush}) and closes it. */
+  sessionId: string;
+  /** The recording's URL for the media element. */
+  src: string;
+}
+
+/**
+ * One thing main pushes about a session's recording:
+ * - `peaks-progress`: the peaks decoded so far (the waveform fills in left to right);
+ * - `peaks`: the final peaks (the last peaks event of the session);
+ * - `decode-in-page`: main does not decode this format (WebM/Opus, MP4/AAC): the page decodes
+ *   `src` with Chromium's decoders and hands the peaks back with {@link VoiceReviewApi.storePeaks};
+ * - `peaks-failed`: no waveform from main, and why ({@link RecordingProblem});
+ * - `problem`: the latest problem of the recording (the player's download included), or null
+ *   when a later attempt worked;
+ * - `download`: the progress of "Download recording" of this call, null once it ended.
+ */
+export type RecordingSessionEvent =
+  | { type: 'peaks-progress'; progress: PeaksProgress }
+  | { type: 'peaks'; peaks: RecordingPeaks }
+  | { type: 'decode-in-page' }
+  | { type: 'peaks-failed'; problem: RecordingProblem }
+  | { type: 'problem'; problem: RecordingProblem | null }
+  | { type: 'download'; progress: DownloadProgress | null };
+
+/** What main pushes on `PUSH_CHANNELS.recordingSession`: one event of session `sessionId`. */
+export interface RecordingSessionPush {
+  sessionId: string;
+  event: RecordingSessionEvent;
 }
 
 /** A seeded demo interaction the user can pick (demo workspace only). */
@@ -352,11 +386,15 @@ export interface VoiceReviewApi {
    */
   getPeaks(sid: string): Promise<RecordingPeaks>;
   /**
-   * The peaks of interaction `sid`'s recording decoded so far while {@link getPeaks} runs (the
-   * waveform fills in left to right during the download), or null before any audio is decoded and
-   * when no computation for it is known.
+   * Opens the recording session of interaction `sid` for the calling frame ("Show call"): main
+   * starts its peaks at once and pushes everything about the recording to that frame on
+   * `PUSH_CHANNELS.recordingSession` ({@link RecordingSessionPush}) until the session is closed.
+   * A frame keeps one session: opening another closes the frame's previous one.
+   * @throws ApiError kind 'bad_input' when the call did not come from a frame main can push to
    */
-  getPeaksProgress(sid: string): Promise<PeaksProgress | null>;
+  openRecordingSession(sid: string): Promise<RecordingSessionInfo>;
+  /** Closes a session opened by {@link openRecordingSession} (nothing more is pushed for it); unknown ids are ignored. */
+  closeRecordingSession(sessionId: string): Promise<void>;
   /**
    * Hands main the peaks the page decoded for interaction `sid`'s recording after
    * {@link getPeaks} failed with `detail: 'unsupported_format'` (the page decodes WebM, MP4/AAC
@@ -368,12 +406,6 @@ export interface VoiceReviewApi {
    */
   storePeaks(sid: string, peaks: Omit<RecordingPeaks, 'fromCache'>): Promise<void>;
   /**
-   * The last problem main met fetching interaction `sid`'s recording in the active workspace (for
-   * the player or the waveform), or null when the last attempt worked or none was made. The player
-   * asks when its media element fails, to show the reason.
-   */
-  getRecordingProblem(sid: string): Promise<RecordingProblem | null>;
-  /**
    * Exports interaction `sid`'s transcript in `format` (electron/shared/transcript-export.ts) to a
    * file the user picks in main's save dialog; the file is written atomically.
    */
@@ -381,11 +413,10 @@ export interface VoiceReviewApi {
   /**
    * Saves interaction `sid`'s recording to a file the user picks in main's save dialog, from the
    * run's recording cache (fetched with the player's rules, not again when already there);
-   * written atomically, so a failed or cancelled download leaves no file.
+   * written atomically, so a failed or cancelled download leaves no file. Its progress is pushed
+   * on the call's recording session (`download` events).
    */
   downloadRecording(sid: string): Promise<SaveResult>;
-  /** The running download of `sid`'s recording ({@link downloadRecording}), or null when none runs. */
-  getDownloadProgress(sid: string): Promise<DownloadProgress | null>;
   /** Cancels the running download of `sid`'s recording (its call then resolves with `saved: null`). */
   cancelDownload(sid: string): Promise<void>;
   /** The last 50 calls opened in the active workspace, most recent first. */
@@ -513,12 +544,11 @@ const METHODS = {
   getWebhook: null,
   deleteWebhook: null,
   getPeaks: null,
-  getPeaksProgress: null,
+  openRecordingSession: null,
+  closeRecordingSession: null,
   storePeaks: null,
-  getRecordingProblem: null,
   exportTranscript: null,
   downloadRecording: null,
-  getDownloadProgress: null,
   cancelDownload: null,
   listRecentCalls: null,
   clearRecentCalls: null,
@@ -579,12 +609,15 @@ export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: ApiError
  * - `menuCommand`: a native menu item that the page carries out ({@link MenuCommand}).
  * - `proxySignIn`: a proxy asks for a user name and password ({@link ProxySignInPush}).
  * - `updateState`: the update's new state ({@link UpdateStatePush}).
+ * - `recordingSession`: an event of a recording session the page opened ({@link RecordingSessionPush}),
+ *   sent to the frame that opened it only.
  */
 export const PUSH_CHANNELS = {
   openLink: 'vr:open-link',
   menuCommand: 'vr:menu-command',
   proxySignIn: 'vr:proxy-sign-in',
   updateState: 'vr:update-state',
+  recordingSession: 'vr:recording-session',
 } as const;
 
 /** What main pushes on `PUSH_CHANNELS.openLink`: the link to open, or why it was refused. */

@@ -90,11 +90,9 @@ async function setRequestTimeout(seconds: number): Promise<void> {
   if (!set.ok) throw new Error(`setPreferences failed: ${JSON.stringify(set.error)}`);
 }
 
-/** What main has of interaction `id`'s peaks so far (getPeaksProgress), or null for nothing yet. */
-async function peaksSoFar(id: string): Promise<{ coveredSeconds: number; complete: boolean } | null> {
-  const progress = await h.handlers.getPeaksProgress([id]);
-  if (!progress.ok) throw new Error(`getPeaksProgress failed: ${JSON.stringify(progress.error)}`);
-  return progress.value as { coveredSeconds: number; complete: boolean } | null;
+/** What main's peaks service has of interaction `id`'s peaks so far, or null for nothing yet. */
+function peaksSoFar(id: string): Promise<{ coveredSeconds: number; complete: boolean } | null> {
+  return Promise.resolve(h.stack.peaks.progress(id));
 }
 
 /** Waits until main has all of interaction `id`'s peaks. @throws Error when not within `timeoutMs`. */

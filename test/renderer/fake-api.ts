@@ -6,6 +6,12 @@
  * settles it (to see loading states). Every call is recorded with its arguments. A method the
  * test did not configure answers with a `server` error naming it, so an unexpected call shows
  * up on screen and in `calls` instead of hanging.
+ *
+ * Main's pushes are stood in too (`window.appEvents`). `openRecordingSession` answers with a
+ * session on `vr-recording://local/recording/<sid>` and then plays main's part with the test's
+ * `getPeaks` reply (when it has one): the final peaks pushed, a format main does not decode
+ * (`detail: 'unsupported_format'`) as `decode-in-page`, any other failure as `peaks-failed` with
+ * the problem kind main maps it to. A test pushes anything else with {@link FakeApi.push}.
  */
 import {
   API_METHODS,
@@ -17,7 +23,9 @@ import {
 } from '$shared/contract';
 import type { RawApi } from '$shared/bridge';
 import type { Interaction, LogEntry, Phone, Webhook } from '$shared/domain';
-import type { ApiErrorData } from '$shared/errors';
+import type { RecordingProblemKind, RecordingSessionEvent, RecordingSessionPush } from '$shared/contract';
+import type { AppEvents } from '$shared/bridge';
+import type { ApiErrorData, ApiErrorKind } from '$shared/errors';
 import { DEFAULT_REDACTION_SETTINGS } from '$shared/redaction';
 import { DEFAULT_RUBRIC_CRITERIA } from '$shared/reviews';
 import { resetApi } from '../../renderer/src/lib/api';
@@ -70,7 +78,22 @@ export interface FakeApi {
   calls: { [K in ApiMethod]: ArgsOf<K>[] };
   /** Changes what `method` answers from now on. */
   reply<K extends ApiMethod>(method: K, reply: Reply<K>): void;
+  /** Pushes `event` on the last recording session opened (as main's `recordingSession` push). */
+  push(event: RecordingSessionEvent): void;
+  /** How many listeners the page has on recording session pushes. */
+  readonly sessionListeners: number;
 }
+
+/** The pushes' stand-in the last fake installed. */
+let installedAppEvents: AppEvents | null = null;
+
+/** The recording problem kind main maps each ApiError kind to (api/recording-errors.ts `problemOf`). */
+const PROBLEM_OF_KIND: Partial<Record<ApiErrorKind, RecordingProblemKind>> = {
+  timeout: 'timed_out',
+  network: 'unreachable',
+  not_found: 'no_recording',
+  invalid_response: 'undecodable',
+};
 
 function isDeferred(value: unknown): value is Deferred<unknown> {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'deferred';
@@ -115,13 +138,61 @@ export function installFakeApi(replies: Replies = {}): FakeApi {
       return reply;
     };
   }
+  const listeners = new Set<(push: RecordingSessionPush) => void>();
+  let sessions = 0;
+  const pushTo = (sessionId: string, event: RecordingSessionEvent) => {
+    for (const listener of [...listeners]) listener({ sessionId, event });
+  };
+  /** Main's part after an open: the test's getPeaks reply, pushed. */
+  const playMain = async (sessionId: string, sid: string) => {
+    if (current.getPeaks === undefined) return;
+    const result = (await raw.getPeaks!(sid)) as IpcResult<unknown>;
+    if (result.ok) pushTo(sessionId, { type: 'peaks', peaks: result.value as never });
+    else if (result.error.detail === 'unsupported_format') pushTo(sessionId, { type: 'decode-in-page' });
+    else
+      pushTo(sessionId, {
+        type: 'peaks-failed',
+        problem: { kind: PROBLEM_OF_KIND[result.error.kind] ?? 'server_error', message: result.error.message },
+      });
+  };
+  current.openRecordingSession ??= (sid: string) => {
+    sessions += 1;
+    const sessionId = `session-${sessions}`;
+    setTimeout(() => void playMain(sessionId, sid), 0);
+    return ok({ sessionId, src: `vr-recording://local/recording/${sid}` });
+  };
+  current.closeRecordingSession ??= ok(undefined);
   const fake: FakeApi = {
     raw: raw as unknown as RawApi,
     calls,
     reply(method, reply) {
       current[method] = reply;
     },
+    push(event) {
+      pushTo(`session-${sessions}`, event);
+    },
+    get sessionListeners() {
+      return listeners.size;
+    },
   };
+  const none = () => () => undefined;
+  const appEvents: AppEvents = {
+    onOpenLink: none,
+    onMenuCommand: none,
+    onProxySignIn: none,
+    onUpdateState: none,
+    onRecordingSession(callback) {
+      listeners.add(callback);
+      return () => {
+        listeners.delete(callback);
+      };
+    },
+  };
+  // A test's own stand-in of main's pushes (links.test.ts) is kept.
+  if (window.appEvents === undefined || window.appEvents === installedAppEvents) {
+    window.appEvents = appEvents;
+    installedAppEvents = appEvents;
+  }
   window.api = fake.raw;
   resetApi();
   installDialogPolyfill();
@@ -171,7 +242,6 @@ export function sessionDefaults(): SessionInfo {
       safeStorage: null,
     },
     preferences: { requestTimeoutSeconds: 15 },
-    recordingSrcPrefix: null,
   };
 }
 

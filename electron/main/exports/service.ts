@@ -45,6 +45,12 @@ export interface ExportsService {
   downloadRecording(sid: string): Promise<SaveResult>;
   /** The running download of `sid`'s recording, or null. */
   downloadProgress(sid: string): DownloadProgress | null;
+  /**
+   * Calls `listener` as a recording download moves on: when it starts writing, at most every
+   * {@link DOWNLOAD_PROGRESS_EVERY_MS} ms while it writes, and with null when it ended (saved,
+   * cancelled or failed). Returns what stops it.
+   */
+  onDownloadProgress(listener: DownloadProgressListener): () => void;
   /** Cancels the running download of `sid`'s recording, if any. */
   cancelDownload(sid: string): void;
 }
@@ -80,6 +86,12 @@ export function recordingExtension(contentType: string): string {
   return AUDIO_EXTENSIONS[bare] ?? 'bin';
 }
 
+/** Told of interaction `sid`'s recording download: its progress, or null once it ended. */
+export type DownloadProgressListener = (sid: string, progress: DownloadProgress | null) => void;
+
+/** Shortest time between two progress reports of one download, in milliseconds. */
+export const DOWNLOAD_PROGRESS_EVERY_MS = 100;
+
 /** A running recording download: its cancel switch and its progress. */
 interface RunningDownload {
   abort: AbortController;
@@ -89,6 +101,10 @@ interface RunningDownload {
 /** Creates the exports over main's session, peaks and recording cache. */
 export function createExportsService(deps: ExportsDeps): ExportsService {
   const running = new Map<string, RunningDownload>();
+  const listeners = new Set<DownloadProgressListener>();
+  const tell = (sid: string, progress: DownloadProgress | null) => {
+    for (const listener of [...listeners]) listener(sid, progress && { ...progress });
+  };
 
   async function saveTranscript(sid: string, format: TranscriptFormat): Promise<SaveResult> {
     const workspaceName = deps.workspaceName() ?? '';
@@ -127,12 +143,17 @@ export function createExportsService(deps: ExportsDeps): ExportsService {
     });
     if (target === null || cancelled()) return { saved: null };
     download.progress.totalBytes = cached.size();
+    tell(sid, download.progress);
+    let toldAt = Date.now();
     try {
       await writeAtomically(target, cached.stream(0), {
         signal,
         onBytes: (written) => {
           download.progress.receivedBytes = written;
           download.progress.totalBytes = cached.size();
+          if (Date.now() - toldAt < DOWNLOAD_PROGRESS_EVERY_MS) return;
+          toldAt = Date.now();
+          tell(sid, download.progress);
         },
       });
     } catch (err) {
@@ -161,6 +182,7 @@ export function createExportsService(deps: ExportsDeps): ExportsService {
         return await saveRecording(sid, download);
       } finally {
         running.delete(sid);
+        tell(sid, null);
       }
     },
     downloadProgress: (sid) => {
@@ -168,5 +190,11 @@ export function createExportsService(deps: ExportsDeps): ExportsService {
       return progress ? { ...progress } : null;
     },
     cancelDownload: (sid) => running.get(sid)?.abort.abort(),
+    onDownloadProgress(listener) {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
   };
 }

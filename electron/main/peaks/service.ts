@@ -47,7 +47,7 @@ export interface PeaksService {
    *   when it cannot be downloaded (unreachable, stalled, a refused redirect or destination). Never
    *   anything else; no message contains the API key.
    */
-  get(sid: string): Promise<RecordingPeaks>;
+  get(sid: string, watch?: PeaksWatch): Promise<RecordingPeaks>;
   /**
    * The peaks decoded so far by the computation {@link get} last started or joined for `sid`
    * (updated a few times a second while the download runs; `complete` with the final peaks once
@@ -87,15 +87,28 @@ export interface PeaksService {
   flush(): Promise<void>;
 }
 
+/** How a caller of {@link PeaksService.get} follows the computation it starts or joins. */
+export interface PeaksWatch {
+  /**
+   * Called with the peaks decoded so far each time they grow (a few times a second), at once with
+   * those already decoded when joining a running computation; never after `signal` aborted or the
+   * computation ended.
+   */
+  onProgress?: (progress: PeaksProgress) => void;
+  /** Stops `onProgress` (the computation runs on for whoever else waits for it). */
+  signal?: AbortSignal;
+}
+
 /** Finished computations whose final peaks {@link PeaksService.progress} still answers with. */
 const FINISHED_KEPT = 4;
 
 /** Recordings left to the page's decoder whose peaks {@link PeaksService.store} still takes. */
 const LEFT_TO_PAGE_KEPT = 8;
 
-/** The latest peaks a computation reported (null before any, and after it failed). */
+/** The latest peaks a computation reported (null before any, and after it failed), and who follows them. */
 interface Progress {
   latest: PeaksProgress | null;
+  listeners: Set<(progress: PeaksProgress) => void>;
 }
 
 /** One computation: its result and its progress. */
@@ -150,7 +163,9 @@ export function createPeaksService(options: PeaksServiceOptions): PeaksService {
     const cached = cache && key ? await cache.read(key).catch(() => null) : null;
     if (cached) return { ...cached, fromCache: true };
     const peaks = await decode(chunksOf(download.stream(0)), (partial) => {
-      progress.latest = progressOf({ ...partial, fromCache: false }, false);
+      const latest = progressOf({ ...partial, fromCache: false }, false);
+      progress.latest = latest;
+      for (const listener of [...progress.listeners]) listener(latest);
     }).catch((err: unknown) => {
       if (err instanceof ApiError && err.detail === 'unsupported_format') leaveToPage(recordingKey(location), key);
       throw err;
@@ -186,18 +201,22 @@ export function createPeaksService(options: PeaksServiceOptions): PeaksService {
   }
 
   return {
-    async get(sid) {
+    async get(sid, watch) {
       bySid.delete(sid);
+      let unwatch: () => void = () => undefined;
       try {
         const playable = await playableOf(sid);
         const runKey = recordingKey(playable);
         const run = running.get(runKey) ?? start(playable, runKey);
         remember(sid, run);
+        unwatch = follow(run, watch);
         return await run.result;
       } catch (err) {
         if (err instanceof ApiError) throw err;
         // Anything else is a defect here or in a decoder; it must not reach the renderer raw.
         throw new ApiError({ kind: 'invalid_response', message: UNDECODABLE_MESSAGE });
+      } finally {
+        unwatch();
       }
     },
     progress: (sid) => bySid.get(sid)?.progress.latest ?? null,
@@ -240,7 +259,7 @@ export function createPeaksService(options: PeaksServiceOptions): PeaksService {
 
   /** Starts the computation of `location`'s peaks, listed in `running` under `runKey` until it ends. */
   function start(location: PlayableLocation, runKey: string): Run {
-    const progress: Progress = { latest: null };
+    const progress: Progress = { latest: null, listeners: new Set() };
     const result = compute(location, progress)
       .then(
         (peaks) => {
@@ -257,6 +276,23 @@ export function createPeaksService(options: PeaksServiceOptions): PeaksService {
     const run: Run = { result, progress };
     running.set(runKey, run);
     return run;
+  }
+
+  /** Adds `watch`'s listener to `run` until its signal aborts; returns what removes it. */
+  function follow(run: Run, watch: PeaksWatch | undefined): () => void {
+    const onProgress = watch?.onProgress;
+    const signal = watch?.signal;
+    if (!onProgress || signal?.aborted) return () => undefined;
+    const { listeners } = run.progress;
+    listeners.add(onProgress);
+    const stop = () => {
+      listeners.delete(onProgress);
+      signal?.removeEventListener('abort', stop);
+    };
+    signal?.addEventListener('abort', stop);
+    const latest = run.progress.latest;
+    if (latest && !latest.complete) onProgress(latest);
+    return stop;
   }
 
   /** Notes that `sid` asked for `run`, forgetting the oldest finished computations past the few kept. */

@@ -1,8 +1,7 @@
 /**
  * Recordings main draws but the page's player cannot play: Chromium's media pipeline has no AIFF
  * (nor AIFF-C) demuxer, so an AIFF recording's waveform and lanes are drawn from main's peaks
- * while its media element fails. The player then asks main why (`getRecordingProblem`), and this
- * says so in words, with what to do, instead of the general "could not be played".
+ * while its media element fails. The recording's session then pushes this problem, which says so in words, with what to do, instead of the general "could not be played".
  */
 import type { RecordingProblem } from '$shared/contract';
 import { detectFormat } from './detect-format';
@@ -12,7 +11,7 @@ export const UNPLAYABLE_HEAD_BYTES = 12;
 
 /** What the player says about an AIFF recording. */
 export const AIFF_PLAYBACK_PROBLEM: RecordingProblem = {
-  kind: 'undecodable',
+  kind: 'unplayable_format',
   message:
     'This recording is in AIFF, which the player cannot play: its waveform is drawn, but it has no sound here. ' +
     'To listen, use Download recording and open the file in a player that reads AIFF (VLC, Audacity or QuickTime), ' +

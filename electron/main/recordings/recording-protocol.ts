@@ -11,9 +11,8 @@
  * A recording's seekable variant (an MP3 rewrapped in MP4 once downloaded, seekable-variants.ts)
  * is served at its URL with `?variant=mp4`, from the same cache entry.
  *
- * Every failure is remembered as the recording's problem (the location's `report`), so the player
- * can ask main for the words (`getRecordingProblem`) when its media element fails; a successful
- * answer clears it.
+ * Every failure is reported as the recording's problem (the location's `report`), which the
+ * recording's session pushes to the page in words; a successful answer clears it.
  */
 import { ApiError } from '$shared/errors';
 import { RECORDING_PATH_PREFIX, recordingSrcOf, SEEKABLE_VARIANT_QUERY } from '$shared/recording-src';

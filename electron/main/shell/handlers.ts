@@ -5,7 +5,14 @@
  * {@link IpcResult}: errors travel as data, never as exceptions.
  */
 import { z } from 'zod';
-import type { ApiMethod, DeleteResult, IpcResult, UpdateStatePush } from '$shared/contract';
+import {
+  PUSH_CHANNELS,
+  type ApiMethod,
+  type DeleteResult,
+  type IpcResult,
+  type RecordingSessionInfo,
+  type UpdateStatePush,
+} from '$shared/contract';
 import type { Interaction } from '$shared/domain';
 import { ApiError } from '$shared/errors';
 import { REVIEW_QUEUE_MAX } from '$shared/review-queue';
@@ -27,6 +34,7 @@ import { reviewArgSchemas, reviewImplementations } from '../reviews/review-handl
 import type { ReviewService } from '../reviews/review-service';
 import { pagePeaksSchema } from '../peaks/page-peaks';
 import type { PeaksService } from '../peaks/service';
+import type { RecordingSessions } from '../recordings/recording-sessions';
 import type { RecentCallsStore } from '../workspaces/recent-calls';
 import type { ReviewQueueStore } from '../workspaces/review-queue';
 import type { ActiveWorkspaceReads } from '../workspaces/active-workspace';
@@ -35,8 +43,21 @@ import type { SecretClipboard } from './secret-clipboard';
 import type { NetworkService, SignInBroker } from '../network/network-service';
 import type { Diagnostics } from '../network/diagnostics-service';
 
-/** A handler: positional arguments as received over IPC (untrusted) -> result as data. */
-export type Handler = (args: unknown[]) => Promise<IpcResult<unknown>>;
+/**
+ * The frame an IPC call came from, as far as a handler needs it: a key naming it (Electron: its
+ * process and routing ids) and a way to push to it alone (`WebFrameMain.send`; throws when the
+ * frame is gone).
+ */
+export interface IpcCaller {
+  frameKey: string;
+  push(channel: string, payload: unknown): void;
+}
+
+/**
+ * A handler: positional arguments as received over IPC (untrusted), and the calling frame when
+ * known -> result as data.
+ */
+export type Handler = (args: unknown[], caller?: IpcCaller) => Promise<IpcResult<unknown>>;
 /** The table: exactly one handler per contract method. */
 export type HandlerTable = Record<ApiMethod, Handler>;
 
@@ -48,6 +69,8 @@ export interface HandlerOptions {
   activeWorkspace: ActiveWorkspaceReads;
   /** Peaks of recordings (decoded in main or, for formats main does not read, the page; cached on disk). */
   peaks: PeaksService;
+  /** The recording sessions of the calls the page shows (everything about a recording, pushed). */
+  recordingSessions: RecordingSessions;
   /** URL the renderer uses for an interaction's recording (protocol URL in Electron, loopback in the harness). */
   recordingSrc: (sid: string) => string;
   /** Transcript exports and recording downloads through main's save dialog. */
@@ -160,9 +183,9 @@ const argSchemas = {
   getWebhook: z.tuple([z.string().min(1).max(200)]),
   deleteWebhook: z.tuple([z.string().min(1).max(200)]),
   getPeaks: z.tuple([interactionSid]),
-  getPeaksProgress: z.tuple([interactionSid]),
+  openRecordingSession: z.tuple([interactionSid]),
+  closeRecordingSession: z.tuple([z.string().min(1).max(100)]),
   storePeaks: z.tuple([interactionSid, pagePeaksSchema]),
-  getRecordingProblem: z.tuple([interactionSid]),
   exportTranscript: z.tuple([
     interactionSid,
     z.string().refine((f): f is TranscriptFormat => (TRANSCRIPT_FORMATS as readonly string[]).includes(f), {
@@ -170,7 +193,6 @@ const argSchemas = {
     }),
   ]),
   downloadRecording: z.tuple([interactionSid]),
-  getDownloadProgress: z.tuple([interactionSid]),
   cancelDownload: z.tuple([interactionSid]),
   listRecentCalls: z.tuple([]),
   clearRecentCalls: z.tuple([]),
@@ -198,8 +220,13 @@ const argSchemas = {
   ...reviewArgSchemas,
 } satisfies Record<ApiMethod, z.ZodType>;
 
-/** What each method does once its arguments passed their schema. */
-type Implementations = { [K in ApiMethod]: (...args: z.output<(typeof argSchemas)[K]>) => Promise<unknown> };
+/**
+ * What each method does once its arguments passed their schema; `this` is the calling frame
+ * (undefined when not known), for the methods that push to it.
+ */
+type Implementations = {
+  [K in ApiMethod]: (this: IpcCaller | undefined, ...args: z.output<(typeof argSchemas)[K]>) => Promise<unknown>;
+};
 
 /** The message of an unexpected (non-ApiError) failure: nothing internal reaches the renderer. */
 const UNEXPECTED_MESSAGE =
@@ -215,15 +242,15 @@ export function createHandlers(options: HandlerOptions): HandlerTable {
   const impl = implementations(options);
   const table = {} as HandlerTable;
   for (const method of Object.keys(argSchemas) as ApiMethod[]) {
-    table[method] = async (args) => {
+    table[method] = async (args, caller) => {
       const parsed = argSchemas[method].safeParse(Array.isArray(args) ? args : []);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
         return { ok: false, error: { kind: 'bad_input', message: issue?.message ?? 'Invalid input.' } };
       }
       try {
-        const fn = impl[method] as (...a: unknown[]) => Promise<unknown>;
-        return { ok: true, value: await fn(...(parsed.data as unknown[])) };
+        const fn = impl[method] as (this: IpcCaller | undefined, ...a: unknown[]) => Promise<unknown>;
+        return { ok: true, value: await fn.call(caller, ...(parsed.data as unknown[])) };
       } catch (err) {
         if (err instanceof ApiError) return { ok: false, error: err.toData() };
         options.onUnexpected?.(method, err);
@@ -266,10 +293,14 @@ function implementations(options: HandlerOptions): Implementations {
     getWebhook: (sid) => lookUp(active, `Webhook ${sid}`, 'the SID', (client) => client.getWebhook(sid)),
     deleteWebhook: (sid) => deleteWebhook(active, sid),
     getPeaks: (sid) => peaks.get(sid),
-    getPeaksProgress: (sid) => Promise.resolve(peaks.progress(sid)),
+    openRecordingSession(sid) {
+      return Promise.resolve(openRecordingSession(options.recordingSessions, this, sid));
+    },
+    closeRecordingSession(sessionId) {
+      if (this) options.recordingSessions.close(sessionId, this.frameKey);
+      return Promise.resolve();
+    },
     storePeaks: (sid, computed) => peaks.store(sid, computed),
-    // A problem main met fetching the recording first; else, one of its format (AIFF draws, but does not play).
-    getRecordingProblem: async (sid) => active.recordingProblem(sid) ?? (await peaks.playbackProblem(sid)),
     copySecret: async (text) => {
       if (!options.secretClipboard) {
         throw new ApiError({ kind: 'bad_input', message: 'This build of Voice Review cannot copy to the clipboard.' });
@@ -359,14 +390,10 @@ function reviewQueueImplementations({
 /** The methods that save through main's save dialog: transcript exports and recording downloads. */
 function exportImplementations({
   exports,
-}: HandlerOptions): Pick<
-  Implementations,
-  'exportTranscript' | 'downloadRecording' | 'getDownloadProgress' | 'cancelDownload'
-> {
+}: HandlerOptions): Pick<Implementations, 'exportTranscript' | 'downloadRecording' | 'cancelDownload'> {
   return {
     exportTranscript: (sid, format) => exports.exportTranscript(sid, format),
     downloadRecording: (sid) => exports.downloadRecording(sid),
-    getDownloadProgress: (sid) => Promise.resolve(exports.downloadProgress(sid)),
     cancelDownload: (sid) => {
       exports.cancelDownload(sid);
       return Promise.resolve();
@@ -454,6 +481,20 @@ async function getInteraction(
     ...rest,
     recording: problem ? { available: false, reason: problem } : { available: true, src: recordingSrc(parsed.sid) },
   };
+}
+
+/**
+ * Opens interaction `sid`'s recording session for the calling frame, its events pushed to that
+ * frame alone on `PUSH_CHANNELS.recordingSession`.
+ * @throws ApiError kind 'bad_input' when the call came from no frame main can push to
+ */
+function openRecordingSession(
+  sessions: RecordingSessions,
+  caller: IpcCaller | undefined,
+  sid: string,
+): RecordingSessionInfo {
+  if (!caller) throw new ApiError({ kind: 'bad_input', message: 'A recording session needs a page to push to.' });
+  return sessions.open(sid, caller.frameKey, (push) => caller.push(PUSH_CHANNELS.recordingSession, push));
 }
 
 /** Deletes a webhook; a 404 means it is already gone, which meets the user's goal. */

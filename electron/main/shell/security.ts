@@ -3,7 +3,7 @@
  * functions so they are tested under Node. `index.ts` wires them into Electron.
  */
 import type { ApiMethod, IpcResult } from '$shared/contract';
-import type { HandlerTable } from './handlers';
+import type { HandlerTable, IpcCaller } from './handlers';
 
 /**
  * Scheme of the app's own pages in production builds (a custom protocol rather than file://, so
@@ -147,20 +147,22 @@ export interface IpcGuardOptions {
  * method and the sender's origin, otherwise runs the method's handler. Failed calls are logged
  * (kind, status, message: for support), input refusals at info level, the rest as warnings;
  * the log redacts secrets. Never throws.
- * @returns `(method, senderUrl, args) => result`, `senderUrl` being `event.senderFrame?.url`
+ * @returns `(method, senderUrl, args, caller) => result`, `senderUrl` being `event.senderFrame?.url`
+ *   and `caller` that frame (for the methods that push to it), when known
  */
 export function createIpcGuard(options: IpcGuardOptions) {
   return async (
     method: ApiMethod,
     senderUrl: string | null | undefined,
     args: unknown[],
+    caller?: IpcCaller,
   ): Promise<IpcResult<unknown>> => {
     if (typeof senderUrl !== 'string' || !isAppUrl(senderUrl, options.devServerUrl)) {
       options.log.warn(`Refused IPC call ${method} from ${describeSender(senderUrl)}.`);
       return { ok: false, error: { ...REFUSED_SENDER_RESULT.error } };
     }
     options.beforeCall?.(method, args);
-    const result = await options.handlers[method](args);
+    const result = await options.handlers[method](args, caller);
     if (!result.ok) {
       const { kind, status, message } = result.error;
       const line = `${method} failed: ${kind}${status === undefined ? '' : ` (HTTP ${status})`}: ${message}`;

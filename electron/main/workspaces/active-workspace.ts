@@ -93,6 +93,11 @@ export interface ActiveWorkspace {
   locateRecording(sid: string): Promise<RecordingLocation | null>;
   /** The last problem met with interaction `sid`'s recording in the active workspace, or null. */
   recordingProblem(sid: string): RecordingProblem | null;
+  /**
+   * Calls `listener` with each problem reported for a recording (null when a later attempt
+   * worked), with the workspace and the SID it was located under; returns what stops it.
+   */
+  onRecordingProblem(listener: RecordingProblemListener): () => void;
   /** Stops the demo service if running. */
   close(): Promise<void>;
 }
@@ -103,8 +108,11 @@ export interface ActiveWorkspace {
  */
 export type ActiveWorkspaceReads = Pick<
   ActiveWorkspace,
-  'workspace' | 'client' | 'lookUpInteraction' | 'locateRecording' | 'recordingProblem'
+  'workspace' | 'client' | 'lookUpInteraction' | 'locateRecording' | 'recordingProblem' | 'onRecordingProblem'
 >;
+
+/** Told of a recording's problem: the workspace and SID it was located under, and the problem (null: it worked). */
+export type RecordingProblemListener = (workspaceId: string, sid: string, problem: RecordingProblem | null) => void;
 
 /** Creates the active-workspace state; none is active until restored or activated. */
 export function createActiveWorkspace(deps: ActiveWorkspaceDeps): ActiveWorkspace {
@@ -120,6 +128,7 @@ class ActiveWorkspaceState implements ActiveWorkspace {
   private readonly recordingUrls = new BoundedMap<string | null>();
   /** Last recording problem by (workspace id, requested SID). */
   private readonly problems = new BoundedMap<RecordingProblem>();
+  private readonly problemListeners = new Set<RecordingProblemListener>();
   /** Interaction lookups under way by (workspace id, requested SID). */
   private readonly lookups = new Map<string, Promise<ParsedInteraction>>();
 
@@ -253,11 +262,19 @@ class ActiveWorkspaceState implements ActiveWorkspace {
     return recordingLocation(client, recordingUrl, workspace.id, (problem) => {
       if (problem) this.problems.set(key, problem);
       else this.problems.delete(key);
+      for (const listener of [...this.problemListeners]) listener(workspace.id, sid, problem);
     });
   }
 
   recordingProblem(sid: string): RecordingProblem | null {
     return this.active ? (this.problems.get(keyOf(this.active.workspace.id, sid)) ?? null) : null;
+  }
+
+  onRecordingProblem(listener: RecordingProblemListener): () => void {
+    this.problemListeners.add(listener);
+    return () => {
+      this.problemListeners.delete(listener);
+    };
   }
 
   async close(): Promise<void> {

@@ -74,8 +74,6 @@ export interface SessionDeps {
   recordingResolver?: Resolver | undefined;
   /** Told when the recordings seen are forgotten (the workspace was switched, removed or cleared). */
   onRecordingsForgotten?: (() => void) | undefined;
-  /** Where the renderer plays recordings from (SessionInfo.recordingSrcPrefix); default: not said. */
-  recordingSrcPrefix?: string | undefined;
   /** Main's dialog before keys go to safeStorage's weak backend; without it that backend is refused. */
   confirmWeakKeyStorage?: WeakKeyStorageConfirm | undefined;
 }
@@ -120,7 +118,6 @@ interface Parts {
   active: ActiveWorkspace;
   fetch: typeof fetch | undefined;
   network: ClientOptions['network'];
-  recordingSrcPrefix: string | null;
 }
 
 /** Creates the session. Nothing is read until the first call. */
@@ -142,7 +139,6 @@ export function createSession(deps: SessionDeps): Session {
     active,
     fetch: deps.fetch,
     network: deps.network,
-    recordingSrcPrefix: deps.recordingSrcPrefix ?? null,
   };
   let queue: Promise<unknown> = Promise.resolve();
 
@@ -184,7 +180,7 @@ export function createSession(deps: SessionDeps): Session {
   };
 }
 
-async function sessionInfo({ registry, keys, active, recordingSrcPrefix }: Parts): Promise<SessionInfo> {
+async function sessionInfo({ registry, keys, active }: Parts): Promise<SessionInfo> {
   const s = await registry.settings();
   const current = active.workspace();
   const workspaces: WorkspaceInfo[] = s.workspaces.map((w) =>
@@ -197,7 +193,6 @@ async function sessionInfo({ registry, keys, active, recordingSrcPrefix }: Parts
     demoInteractions: await active.demoInteractions(),
     secretStorage: await keys.status(),
     preferences: { ...s.preferences },
-    recordingSrcPrefix,
   };
 }
 

@@ -6,27 +6,19 @@
  * nothing else calls `api()`.
  */
 import type { QueryClient } from '@tanstack/svelte-query';
-import type {
-  ConnectInput,
-  PeaksProgress,
-  Preferences,
-  QueuedCall,
-  RecordingProblem,
-  WorkspaceInfo,
-} from '$shared/contract';
+import type { ConnectInput, Preferences, QueuedCall, WorkspaceInfo } from '$shared/contract';
 import type { Phone, PhoneUpdate, SipTrunk, SipTrunkCreate, Webhook } from '$shared/domain';
 import type { TranscriptFormat } from '$shared/transcript-export';
 import { api } from './api';
 import { decodeRecordingInPage } from './interaction/waveform/decode/recording-decode';
-import { createPeaksSource } from './interaction/waveform/peaks-source';
+import { RecordingSession } from './interaction/recording-session.svelte';
+import { appEvents } from './links/app-events';
 
 /** Query keys. */
 export const keys = {
   session: ['session'] as const,
   workspace: (id: string) => ['workspace', id] as const,
   interaction: (workspaceId: string, sid: string) => ['workspace', workspaceId, 'interaction', sid] as const,
-  peaks: (workspaceId: string, sid: string) => ['workspace', workspaceId, 'peaks', sid] as const,
-  peaksProgress: (workspaceId: string, sid: string) => ['workspace', workspaceId, 'peaks-progress', sid] as const,
   phones: (workspaceId: string) => ['workspace', workspaceId, 'phones'] as const,
   phone: (workspaceId: string, number: string) => ['workspace', workspaceId, 'phone', number] as const,
   sipTrunks: (workspaceId: string) => ['workspace', workspaceId, 'sip-trunks'] as const,
@@ -35,7 +27,6 @@ export const keys = {
   webhook: (workspaceId: string, sid: string) => ['workspace', workspaceId, 'webhook', sid] as const,
   recentCalls: (workspaceId: string) => ['workspace', workspaceId, 'recent-calls'] as const,
   queue: (workspaceId: string) => ['workspace', workspaceId, 'queue'] as const,
-  downloadProgress: (workspaceId: string, sid: string) => ['workspace', workspaceId, 'download-progress', sid] as const,
 };
 
 /**
@@ -52,82 +43,23 @@ export function sessionQuery() {
   return { queryKey: keys.session, queryFn: () => api().getSession(), staleTime: Infinity };
 }
 
-/**
- * The last problem main met with interaction `sid`'s recording, in words (or null). Asked once by
- * the player when its media element fails, not cached: every failure asks afresh.
- */
-export function recordingProblem(sid: string): Promise<RecordingProblem | null> {
-  return api().getRecordingProblem(sid);
-}
-
 /** One interaction (spec 4 endpoint 1); disabled until a SID is chosen. */
 export function interactionQuery(workspaceId: string, sid: string | null) {
   return itemQuery(keys.interaction(workspaceId, sid ?? ''), sid, (id) => api().getInteraction(id));
 }
 
-/** A call's peaks: main's, or the page's decode for a format main does not read (peaks-source.ts). */
-const peaksSource = createPeaksSource({
-  getPeaks: (sid) => api().getPeaks(sid),
-  getPeaksProgress: (sid) => api().getPeaksProgress(sid),
-  storePeaks: (sid, peaks) => api().storePeaks(sid, peaks),
-  decodeInPage: decodeRecordingInPage,
-});
-
 /**
- * Peaks and exact duration of an interaction's recording, computed in main, or in the page from
- * the recording at `recordingSrc()` (the URL the player plays) when main does not decode its
- * format (peaks-source.ts). A recording does not change under a SID, so the answer never goes
- * stale; main keeps its own disk cache. Disabled until a SID with a playable recording is chosen.
- * Errors are not retried automatically (the app's default): the player offers its own Retry.
- * Leaving the call stops a decode in the page; main's computation runs on (it has its own).
+ * The recording session of interaction `sid` (recording-session.svelte.ts), opened in main at
+ * once: "Show call" makes one per call shown, and the view disposes of it when it shows another.
  */
-export function peaksQuery(
-  workspaceId: string,
-  sid: string | null,
-  enabled = true,
-  recordingSrc: () => string | null = () => null,
-) {
-  return {
-    queryKey: keys.peaks(workspaceId, sid ?? ''),
-    // The signal is read only when the page decodes: svelte-query cancels a query on leaving it
-    // only once its signal was read.
-    queryFn: (context: { signal: AbortSignal }) =>
-      peaksSource.peaks(sid ?? '', { recordingSrc, signal: () => context.signal }),
-    enabled: enabled && sid !== null,
-    staleTime: Infinity,
-    // Each answer is new peaks: comparing thousands of numbers with the last answer finds nothing to keep.
-    structuralSharing: false,
-  };
-}
-
-/** How often the peaks decoded so far are asked for while the peaks are computed, in ms. */
-const PEAKS_PROGRESS_EVERY_MS = 250;
-
-/**
- * The peaks decoded so far while {@link peaksQuery} is pending (null before any), by main or by
- * the page, asked for every 250 ms so the waveform fills in left to right during the download.
- * Enable it only while the peaks query is pending; nothing of it is kept once disabled. A failure
- * is not retried (the next poll asks again).
- */
-export function peaksProgressQuery(workspaceId: string, sid: string | null, enabled: boolean) {
-  return {
-    queryKey: keys.peaksProgress(workspaceId, sid ?? ''),
-    queryFn: () => peaksSource.progress(sid ?? ''),
-    enabled: enabled && sid !== null,
-    refetchInterval: PEAKS_PROGRESS_EVERY_MS,
-    retry: false,
-    gcTime: 0,
-    // The last answer is kept when the new one covers no more of the recording (nothing to redraw);
-    // otherwise the new one is taken as it is, without comparing thousands of numbers.
-    structuralSharing: (last: unknown, next: unknown) => (sameCoverage(last, next) ? last : next),
-  };
-}
-
-/** True when two peaks-so-far answers cover the same seconds with the same number of peaks. */
-function sameCoverage(last: unknown, next: unknown): boolean {
-  const a = last as PeaksProgress | null | undefined;
-  const b = next as PeaksProgress | null | undefined;
-  return !!a && !!b && a.coveredSeconds === b.coveredSeconds && a.peaks.length === b.peaks.length;
+export function openRecordingSession(sid: string): RecordingSession {
+  return new RecordingSession(sid, {
+    open: (id) => api().openRecordingSession(id),
+    close: (sessionId) => api().closeRecordingSession(sessionId),
+    subscribe: (callback) => appEvents().onRecordingSession(callback),
+    storePeaks: (id, peaks) => api().storePeaks(id, peaks),
+    decodeInPage: decodeRecordingInPage,
+  });
 }
 
 /** Phone list (spec 4 endpoint 2). */
@@ -324,28 +256,11 @@ export function exportTranscriptMutation(sid: string) {
 
 /**
  * Saves interaction `sid`'s recording through main's save dialog (contract `downloadRecording`);
- * resolves with the saved file's name, or null when the dialog or the download was cancelled.
+ * resolves with the saved file's name, or null when the dialog or the download was cancelled. Its
+ * progress arrives on the call's recording session (`RecordingSession.download`).
  */
 export function downloadRecordingMutation(sid: string) {
   return { mutationFn: () => api().downloadRecording(sid) };
-}
-
-/** How often a running download's progress is asked for, in ms. */
-const DOWNLOAD_PROGRESS_EVERY_MS = 250;
-
-/**
- * The running download of `sid`'s recording (bytes written, size), asked for every 250 ms while
- * `enabled` (while {@link downloadRecordingMutation} is pending); nothing is kept once disabled.
- */
-export function downloadProgressQuery(workspaceId: string, sid: string, enabled: boolean) {
-  return {
-    queryKey: keys.downloadProgress(workspaceId, sid),
-    queryFn: () => api().getDownloadProgress(sid),
-    enabled,
-    refetchInterval: DOWNLOAD_PROGRESS_EVERY_MS,
-    retry: false,
-    gcTime: 0,
-  };
 }
 
 /** Cancels the running download of `sid`'s recording (contract `cancelDownload`). */

@@ -13,7 +13,7 @@ import { recordingExtension } from '../../../electron/main/exports/service';
 import { createMemoryStore } from '../../../electron/main/keys/keychain';
 import { createMainStack, type MainStack } from '../../../electron/main/main-stack';
 import { recordingPath } from '../../../electron/main/recordings/recording-protocol';
-import type { ApiMethod, IpcResult } from '../../../electron/shared/contract';
+import type { ApiMethod, IpcResult, RecordingSessionPush } from '../../../electron/shared/contract';
 import { RESOURCES_DIR } from '../../fixtures/session-rig';
 import { temporaryFolder } from '../../fixtures/temporary-folder';
 
@@ -60,6 +60,12 @@ describe('downloading a recording', () => {
   it('saves the bytes as served under a name from the SID, start time and content type', async () => {
     const folder = tempDir();
     const { stack, asked, sid } = await demoStack((r) => Promise.resolve(path.join(folder, r.defaultName)));
+    // The call's recording session is told how the download goes.
+    const pushed: RecordingSessionPush[] = [];
+    await stack.handlers.openRecordingSession([sid], {
+      frameKey: '1:1',
+      push: (_channel, payload) => pushed.push(payload as RecordingSessionPush),
+    });
     const result = await call(stack, 'downloadRecording', sid);
     expect(result).toEqual({ ok: true, value: { saved: asked[0]?.defaultName } });
     expect(asked[0]?.defaultName).toMatch(/^interaction_.*_\d{4}-\d\d-\d\d_\d{4}\.ogg$/);
@@ -68,7 +74,9 @@ describe('downloading a recording', () => {
     expect(fs.readFileSync(saved).equals(demoFile(sid))).toBe(true);
     expect(fs.statSync(saved).mode & 0o777).toBe(0o600);
     expect(fs.readdirSync(folder)).toEqual([asked[0]!.defaultName]);
-    expect(await call(stack, 'getDownloadProgress', sid)).toEqual({ ok: true, value: null });
+    const downloads = pushed.flatMap((p) => (p.event.type === 'download' ? [p.event.progress] : []));
+    expect(downloads[0]).toEqual({ receivedBytes: 0, totalBytes: demoFile(sid).length });
+    expect(downloads.at(-1)).toBeNull();
     await stack.close();
   });
 

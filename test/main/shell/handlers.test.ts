@@ -16,8 +16,14 @@ import { keyAccount } from '../../../electron/main/keys/workspace-keys';
 import { RECENT_CALLS_FILE } from '../../../electron/main/workspaces/recent-calls';
 import type { Session } from '../../../electron/main/workspaces/session';
 import { createSessionRig, RESOURCES_DIR } from '../../fixtures/session-rig';
-import type { ApiMethod, IpcResult, VoiceReviewApi } from '../../../electron/shared/contract';
-import { recordingSrcOf } from '../../../electron/shared/recording-src';
+import type {
+  ApiMethod,
+  IpcResult,
+  RecordingSessionEvent,
+  RecordingSessionPush,
+  VoiceReviewApi,
+} from '../../../electron/shared/contract';
+import { PUSH_CHANNELS } from '../../../electron/shared/contract';
 import { E164_HINT } from '../../../electron/shared/validation';
 import { temporaryFolder } from '../../fixtures/temporary-folder';
 
@@ -107,6 +113,26 @@ async function valueOf<M extends ApiMethod>(r: Rig, method: M, ...args: unknown[
   const result = await call(r, method, ...args);
   if (!result.ok) throw new Error(`${method} failed: ${JSON.stringify(result.error)}`);
   return result.value;
+}
+
+/** A frame the handlers push to, and what it was sent: the recording session events, the channels. */
+function frame() {
+  const pushes: RecordingSessionPush[] = [];
+  const channels: string[] = [];
+  const caller = {
+    frameKey: '1:1',
+    push: (channel: string, payload: unknown) => {
+      channels.push(channel);
+      pushes.push(structuredClone(payload) as RecordingSessionPush);
+    },
+  };
+  return { caller, channels, events: (): RecordingSessionEvent[] => pushes.map((p) => p.event) };
+}
+
+/** Resolves once `done()` is true, checking every 10 ms (at most 10 s). */
+async function waitUntil(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 1000 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(done()).toBe(true);
 }
 
 function expectError(result: IpcResult<unknown>, kind: string): { kind: string; message: string; status?: number } {
@@ -247,9 +273,10 @@ describe('the demo workspace', () => {
     const interaction = await valueOf(r, 'getInteraction', DENTAL_SID);
     const src = `vr-recording://local/recording/${DENTAL_SID}`;
     expect(interaction.recording).toEqual({ available: true, src });
-    // The renderer can form the same URL from the SID alone, before the interaction's answer.
-    const session = await valueOf(r, 'getSession');
-    expect(recordingSrcOf(session.recordingSrcPrefix!, DENTAL_SID)).toBe(src);
+    // The recording session gives the page the same URL at "Show call", before the interaction's answer.
+    const { caller } = frame();
+    const opened = await r.handlers.openRecordingSession([DENTAL_SID], caller);
+    expect(opened).toMatchObject({ ok: true, value: { src } });
     expect(interaction).not.toHaveProperty('recordingUrl');
     expect(JSON.stringify(interaction)).not.toMatch(/127\.0\.0\.1|demo_[0-9a-f]{24}/);
     expect(interaction.log.length).toBe(26);
@@ -275,7 +302,7 @@ describe('the demo workspace', () => {
     expect(interaction.ok).toBe(true);
     expect(peaks.ok).toBe(true);
     expect(r.requests.filter((q) => q.startsWith('GET ') && q.endsWith(`/interactions/${DENTAL_SID}`))).toHaveLength(1);
-    expect(await call(r, 'getRecordingProblem', DENTAL_SID)).toEqual({ ok: true, value: null });
+    expect(r.session.activeWorkspace.recordingProblem(DENTAL_SID)).toBeNull();
   });
 
   it('shows a call without waiting for the recent-calls file, which still lists it once written', async () => {
@@ -300,30 +327,42 @@ describe('the demo workspace', () => {
     }
   });
 
-  it('gives the peaks decoded so far with the SID checked: null before any, the final ones once done', async () => {
+  it("opens a call's recording session for the calling frame only, with the SID checked, and pushes its peaks", async () => {
     const r = rig();
     await call(r, 'openDemo');
-    expectError(await call(r, 'getPeaksProgress', 'not-a-sid'), 'bad_input');
-    expect(await call(r, 'getPeaksProgress', DENTAL_SID)).toEqual({ ok: true, value: null });
+    const { caller, events, channels } = frame();
+    expectError(await r.handlers.openRecordingSession(['not-a-sid'], caller), 'bad_input');
+    // Without a frame to push to (no sender), nothing is opened.
+    expectError(await call(r, 'openRecordingSession', DENTAL_SID), 'bad_input');
+
+    const opened = await r.handlers.openRecordingSession([DENTAL_SID], caller);
+    if (!opened.ok) throw new Error(JSON.stringify(opened.error));
+    const { sessionId } = opened.value as { sessionId: string };
+    await waitUntil(() => events().some((e) => e.type === 'peaks'));
     const peaks = await valueOf(r, 'getPeaks', DENTAL_SID);
-    expect(await valueOf(r, 'getPeaksProgress', DENTAL_SID)).toEqual({
-      peaks,
-      coveredSeconds: peaks.durationSeconds,
-      complete: true,
-    });
+    expect(events().find((e) => e.type === 'peaks')).toEqual({ type: 'peaks', peaks: { ...peaks, fromCache: false } });
+    expect(new Set(channels)).toEqual(new Set([PUSH_CHANNELS.recordingSession]));
+    expect(await r.handlers.closeRecordingSession([sessionId], caller)).toEqual({ ok: true, value: undefined });
   });
 
-  it('remembers a recording problem per interaction and gives its words, with the SID checked', async () => {
+  it("pushes a problem reported for the session's call, and nothing for another call", async () => {
     const r = rig();
     await call(r, 'openDemo');
-    expectError(await call(r, 'getRecordingProblem', 'not-a-sid'), 'bad_input');
+    const { caller, events } = frame();
+    await r.handlers.openRecordingSession([IN_PROGRESS_SID], caller);
     const location = await r.session.activeWorkspace.locateRecording(DENTAL_SID);
     location?.report({ kind: 'gone', message: 'The recording link no longer exists or has expired (HTTP 404).' });
-    expect(await call(r, 'getRecordingProblem', DENTAL_SID)).toEqual({
-      ok: true,
-      value: { kind: 'gone', message: 'The recording link no longer exists or has expired (HTTP 404).' },
-    });
-    expect(await call(r, 'getRecordingProblem', IN_PROGRESS_SID)).toEqual({ ok: true, value: null });
+    expect(events().filter((e) => e.type === 'problem')).toEqual([]);
+
+    const opened = await r.handlers.openRecordingSession([DENTAL_SID], caller);
+    expect(opened.ok).toBe(true);
+    location?.report({ kind: 'gone', message: 'The recording link no longer exists or has expired (HTTP 404).' });
+    expect(events().filter((e) => e.type === 'problem')).toEqual([
+      {
+        type: 'problem',
+        problem: { kind: 'gone', message: 'The recording link no longer exists or has expired (HTTP 404).' },
+      },
+    ]);
   });
 
   it('plays a demo call whose recording redirects to signed storage; a dead link gets its words', async () => {
@@ -342,8 +381,7 @@ describe('the demo workspace', () => {
     const gone = await play(new Request(`vr-recording://local/recording/${DEMO_GONE_SID}`));
     expect(gone.status).toBe(404);
     expect(await gone.text()).toMatch(/no longer exists or has expired/);
-    const problem = await call(r, 'getRecordingProblem', DEMO_GONE_SID);
-    expect(problem).toMatchObject({ ok: true, value: { kind: 'gone' } });
+    expect(r.session.activeWorkspace.recordingProblem(DEMO_GONE_SID)).toMatchObject({ kind: 'gone' });
     expectError(await call(r, 'getPeaks', DEMO_GONE_SID), 'not_found');
   });
 

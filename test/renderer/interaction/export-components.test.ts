@@ -52,7 +52,7 @@ describe('export menu', () => {
   it('exports the transcript in the format picked and says where it went', async () => {
     const { fake, user } = show(
       ExportMenu,
-      { workspace: PRODUCTION, sid: SID, recordingAvailable: true },
+      { sid: SID, recordingAvailable: true },
       { exportTranscript: (_sid, format) => ok({ saved: `call.${format}` }) },
     );
     const opener = screen.getByRole('button', { name: 'Export' });
@@ -73,8 +73,8 @@ describe('export menu', () => {
   it('carries out File > Download Recording… and File > Export… from the menu on the call shown', async () => {
     const { fake } = show(
       ExportMenu,
-      { workspace: PRODUCTION, sid: SID, recordingAvailable: true },
-      { downloadRecording: ok({ saved: 'call.mp3' }), getDownloadProgress: ok(null) },
+      { sid: SID, recordingAvailable: true },
+      { downloadRecording: ok({ saved: 'call.mp3' }) },
     );
     requestFileCommand('download');
     expect(await screen.findByText('Recording saved as call.mp3.')).toBeInTheDocument();
@@ -88,12 +88,13 @@ describe('export menu', () => {
     const download = deferred<{ saved: string | null }>();
     const { fake, user } = show(
       ExportMenu,
-      { workspace: PRODUCTION, sid: SID, recordingAvailable: true },
+      // The progress as the call's recording session has it from main's pushes.
       {
-        downloadRecording: download,
-        getDownloadProgress: ok({ receivedBytes: 500_000, totalBytes: 1_000_000 }),
-        cancelDownload: ok(undefined),
+        sid: SID,
+        recordingAvailable: true,
+        downloadProgress: { receivedBytes: 500_000, totalBytes: 1_000_000 },
       },
+      { downloadRecording: download, cancelDownload: ok(undefined) },
     );
     await user.click(screen.getByRole('button', { name: 'Export' }));
     await user.click(screen.getByRole('button', { name: 'Download recording' }));
@@ -110,8 +111,8 @@ describe('export menu', () => {
     const message = '"call.ogg" could not be saved: the disk is full. Nothing was written.';
     const { user } = show(
       ExportMenu,
-      { workspace: PRODUCTION, sid: SID, recordingAvailable: true },
-      { downloadRecording: fail({ kind: 'bad_input', message }), getDownloadProgress: ok(null) },
+      { sid: SID, recordingAvailable: true },
+      { downloadRecording: fail({ kind: 'bad_input', message }) },
     );
     await user.click(screen.getByRole('button', { name: 'Export' }));
     await user.click(screen.getByRole('button', { name: 'Download recording' }));
@@ -119,7 +120,7 @@ describe('export menu', () => {
   });
 
   it('disables the download when the call has no recording, saying why', async () => {
-    const { user } = show(ExportMenu, { workspace: PRODUCTION, sid: SID, recordingAvailable: false });
+    const { user } = show(ExportMenu, { sid: SID, recordingAvailable: false });
     await user.click(screen.getByRole('button', { name: 'Export' }));
     const download = screen.getByRole('button', { name: 'Download recording' });
     expect(download).toBeDisabled();

@@ -11,7 +11,7 @@ import '@testing-library/svelte/vitest';
 import { screen, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { flushSync } from 'svelte';
-import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DemoInteractionSummary, RecordingPeaks } from '$shared/contract';
 import type { Interaction } from '$shared/domain';
 import { requestFileCommand } from '../../../renderer/src/lib/interaction/file-command.svelte';
@@ -258,7 +258,7 @@ describe('Calls view: demo calls', () => {
 });
 
 describe('Calls view: with a recording', () => {
-  const RECORDING_URL = `vr-recording://ws-demo/${SID}`;
+  const RECORDING_URL = `vr-recording://local/recording/${SID}`;
   const call = interaction({
     sid: SID,
     direction: 'inbound',
@@ -336,18 +336,14 @@ describe('Calls view: with a recording', () => {
     expect(within(recording).getByRole('slider')).toHaveAttribute('aria-valuetext', '0:03 of 0:42');
   });
 
-  it('draws the peaks decoded so far while the peaks are computed, asking every 250 ms until they answer', async () => {
-    // A clock that runs on its own and can be moved ahead: the polling is checked over a second
-    // of the page's time without waiting for it.
-    vi.useFakeTimers({ shouldAdvanceTime: true });
-    onTestFinished(() => void vi.useRealTimers());
+  it('draws the peaks decoded so far that main pushes while the peaks are computed', async () => {
     const peaks = deferred<RecordingPeaks>();
     const soFar = { peaks: monoPeaks(21, 4), coveredSeconds: 21, complete: false };
-    const { fake, recording, newWaveSurfers } = await openCall({ getPeaks: peaks, getPeaksProgress: ok(soFar) });
+    const { fake, recording, newWaveSurfers } = await openCall({ getPeaks: peaks });
     loadMetadata(mediaElement(), 42);
+    fake.push({ type: 'peaks-progress', progress: soFar });
 
     await vi.waitFor(() => expect(newWaveSurfers()).toHaveLength(1));
-    expect(fake.calls.getPeaksProgress[0]).toEqual([SID]);
     const [ws] = newWaveSurfers();
     // Half the call decoded: its peaks on the first half of a 42-second waveform, silence after.
     expect(ws?.options.duration).toBe(42);
@@ -356,17 +352,12 @@ describe('Calls view: with a recording', () => {
       [0, 0.125, 0.25, 0.375, 0, 0, 0, 0],
     ]);
     expect(within(recording).queryByText('Drawing waveform…')).not.toBeInTheDocument();
-    // Asked again every 250 ms while the peaks are pending.
-    const polled = fake.calls.getPeaksProgress.length;
-    await vi.advanceTimersByTimeAsync(1_000);
-    expect(fake.calls.getPeaksProgress.length).toBeGreaterThanOrEqual(polled + 3);
+    // Main polls nothing and is polled for nothing: the page only listens.
+    expect(fake.calls.openRecordingSession).toEqual([[SID]]);
 
-    // Once the peaks answer (here: they failed), nothing more is asked and no partial waveform stays.
+    // Once the peaks failed, no partial waveform stays.
     peaks.fail({ kind: 'invalid_response', message: 'The recording could not be decoded.' });
     await vi.waitFor(() => expect(ws?.destroyed).toBe(true));
-    const asked = fake.calls.getPeaksProgress.length;
-    await vi.advanceTimersByTimeAsync(1_000);
-    expect(fake.calls.getPeaksProgress).toHaveLength(asked);
   });
 
   it('says when the format has no waveform, and still plays', async () => {
@@ -437,14 +428,13 @@ describe('Calls view: with a recording', () => {
     };
     const { fake, user, recording } = await openCall({
       getPeaks: fail({ kind: 'not_found', message: gone.message, status: 404 }),
-      getRecordingProblem: ok(gone),
     });
+    fake.push({ type: 'problem', problem: gone });
     failMedia(mediaElement());
 
     const alert = await within(recording).findByRole('alert');
     await vi.waitFor(() => expect(alert).toHaveTextContent(gone.message));
     expect(alert).not.toHaveTextContent('could not be loaded or played');
-    expect(fake.calls.getRecordingProblem).toEqual([[SID]]);
     // The waveform box is replaced: no slider, no "Drawing waveform…", no second retry.
     expect(within(recording).queryByRole('slider')).not.toBeInTheDocument();
     expect(within(recording).queryByRole('button', { name: 'Retry waveform' })).not.toBeInTheDocument();

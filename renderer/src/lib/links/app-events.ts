@@ -7,7 +7,7 @@ import type { AppEvents } from '$shared/bridge';
 
 declare global {
   interface Window {
-    /** Main's pushes (links from the OS, native menu commands); absent without the preload. */
+    /** Main's pushes (links from the OS, native menu commands, recording sessions); absent without the preload. */
     appEvents?: AppEvents;
   }
 }
@@ -20,6 +20,7 @@ export function appEvents(): AppEvents {
       onMenuCommand: () => () => undefined,
       onProxySignIn: () => () => undefined,
       onUpdateState: () => () => undefined,
+      onRecordingSession: () => () => undefined,
     }
   );
 }

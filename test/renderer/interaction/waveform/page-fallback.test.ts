@@ -69,10 +69,8 @@ function stereo(durationSeconds: number): ComputedPeaks {
 
 /** Opens the workspace, shows the call and returns its Recording region. */
 async function openCall(replies: Replies) {
-  const session = { ...demoSession('Sample Clinic (demo)'), recordingSrcPrefix: 'vr-recording://local/recording/' };
-  const opened = await renderWorkspace(session, {
+  const opened = await renderWorkspace(demoSession('Sample Clinic (demo)'), {
     getInteraction: ok(call),
-    getPeaksProgress: ok(null),
     storePeaks: ok(undefined),
     ...replies,
   });
@@ -138,7 +136,8 @@ describe('Calls view: a recording main does not decode', () => {
     await vi.waitFor(() => expect(within(recording).getAllByRole('button', { name: /^Mute / })).toHaveLength(2));
     expect(newWaveSurfers().at(-1)?.options.duration).toBe(42.25);
     expect(within(recording).queryByRole('button', { name: 'Retry waveform' })).not.toBeInTheDocument();
-    expect(fake.calls.getPeaks).toEqual([[SID], [SID]]);
+    // The page decodes again; main, which left the recording to the page, is not asked again.
+    expect(fake.calls.openRecordingSession).toEqual([[SID]]);
     expect(decodeInPage).toHaveBeenCalledTimes(2);
   });
 

@@ -11,9 +11,6 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PeaksProgress, RecordingPeaks } from '$shared/contract';
 import WaveformPlayer from '../../../../renderer/src/lib/interaction/waveform/WaveformPlayer.svelte';
 import { stretchedPeaks } from '../../../../renderer/src/lib/interaction/waveform/peaks';
-import { peaksProgressQuery } from '../../../../renderer/src/lib/queries';
-import { QueryClient, QueryObserver } from '@tanstack/svelte-query';
-import { installFakeApi, ok } from '../../fake-api';
 import { FakeWaveSurfer, type FakeWaveSurferOptions } from '../../fake-wavesurfer';
 import { installFakeMedia, loadMetadata, mediaElement } from '../../fake-media';
 
@@ -164,36 +161,11 @@ describe('WaveformPlayer: peaks arriving progressively', () => {
         src: SRC,
         peaks: null,
         peaksProgress: soFar(25, 10),
-        peaksError: { kind: 'invalid_response', message: 'The audio could not be decoded.' },
+        peaksProblem: { kind: 'undecodable', message: 'The audio could not be decoded.' },
       },
     });
     loadMetadata(mediaElement(), 100);
     await Promise.resolve();
     expect(created).toHaveLength(0);
-  });
-});
-
-describe('peaksProgressQuery', () => {
-  it('keeps the last answer while no more of the recording is covered (the waveform is not drawn again), takes a newer one', async () => {
-    const fake = installFakeApi({ getPeaksProgress: ok(soFar(25, 10)) });
-    const client = new QueryClient();
-    // Observed, as the player observes it (its polling left to the test).
-    const observer = new QueryObserver(client, {
-      ...peaksProgressQuery('ws-demo', 'interaction_1', true),
-      refetchInterval: false,
-    });
-    const stop = observer.subscribe(() => undefined);
-    await vi.waitFor(() => expect(observer.getCurrentResult().data).toBeTruthy());
-    const first = observer.getCurrentResult().data;
-    fake.reply('getPeaksProgress', ok(soFar(25, 10)));
-    const again = (await observer.refetch()).data;
-    expect(again).toBe(first);
-    fake.reply('getPeaksProgress', ok(soFar(50, 20)));
-    const newer = (await observer.refetch()).data;
-    expect(newer).not.toBe(first);
-    expect(newer?.coveredSeconds).toBe(50);
-    expect(fake.calls.getPeaksProgress).toHaveLength(3);
-    stop();
-    client.clear();
   });
 });

@@ -1,10 +1,10 @@
 /**
- * The player's media element, and its start ahead of the player: at "Show call" the Calls
- * view starts the recording in a detached `<audio>` on the URL main will give the call
- * (shared/recording-src.ts), so Chromium's media pipeline (the first request through main's
- * recording protocol, demuxing, the decoder) runs while the interaction is looked up and its view
- * is built; the player then takes that element instead of making one. Main's recording protocol
- * waits for the same interaction lookup (one GET), so the early request costs the server nothing.
+ * The player's media element, started ahead of the player: at "Show call" the call's recording
+ * session (recording-session.svelte.ts) makes a detached `<audio>` on the URL main gives it, so
+ * Chromium's media pipeline (the first request through main's recording protocol, demuxing, the
+ * decoder) runs while the interaction is looked up and its view is built; the player then takes
+ * that element instead of making one. Main's recording protocol waits for the same interaction
+ * lookup (one GET), so the early request costs the server nothing.
  *
  * `crossOrigin = 'anonymous'`: the recording is fetched in CORS mode (main's recording protocol
  * allows the app's origin), so the lanes' mute and solo can read it through Web Audio; without it
@@ -27,50 +27,10 @@ export function createRecordingElement(src: string): HTMLAudioElement {
 }
 
 /** Stops `media`'s fetch and lets it go (no src, reloaded: Chromium drops its pipeline). */
-function stopRecordingElement(media: HTMLMediaElement): void {
+export function stopRecordingElement(media: HTMLMediaElement): void {
   media.pause();
   media.removeAttribute('src');
   media.load();
-}
-
-/**
- * At most one recording started ahead of its player, by URL. The Calls view holds one per
- * lookup: {@link start} at "Show call", {@link take} when the call's player is built, and
- * {@link release} when the call cannot be played (not found, no recording) or the view goes.
- */
-export class RecordingHeadStart {
-  private held: HTMLAudioElement | null = null;
-  private heldSrc: string | null = null;
-
-  /** Starts fetching `src` in a new element; one held for another URL is stopped first. */
-  start(src: string): void {
-    if (this.heldSrc === src) return;
-    this.release();
-    this.held = createRecordingElement(src);
-    this.heldSrc = src;
-  }
-
-  /**
-   * Hands over the element started for `src` (no longer held here), or null when none was; one
-   * held for another URL is stopped, as the call shown does not play it.
-   */
-  take(src: string): HTMLAudioElement | null {
-    const media = this.heldSrc === src ? this.held : null;
-    if (media) {
-      this.held = null;
-      this.heldSrc = null;
-    } else {
-      this.release();
-    }
-    return media;
-  }
-
-  /** Stops and drops the held element, if any. */
-  release(): void {
-    if (this.held) stopRecordingElement(this.held);
-    this.held = null;
-    this.heldSrc = null;
-  }
 }
 
 /** HTMLMediaElement.HAVE_FUTURE_DATA: enough data to move forward. */

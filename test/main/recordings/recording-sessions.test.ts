@@ -1,0 +1,174 @@
+/**
+ * Recording sessions (electron/main/recordings/recording-sessions.ts): one per call the page
+ * shows, pushing everything about its recording to the frame that opened it: the peaks as they
+ * are decoded, the final peaks (or that the page decodes the format, or why there is none), the
+ * recording's problems and the download's progress; closed when the view moves on, with no
+ * listener left behind.
+ */
+import { describe, expect, it } from 'vitest';
+import type { PeaksWatch } from '../../../electron/main/peaks/service';
+import type { DownloadProgressListener } from '../../../electron/main/exports/service';
+import type { RecordingProblemListener } from '../../../electron/main/workspaces/active-workspace';
+import { createRecordingSessions } from '../../../electron/main/recordings/recording-sessions';
+import { notAudio } from '../../../electron/main/api/recording-errors';
+import type { PeaksProgress, RecordingPeaks, RecordingSessionPush } from '../../../electron/shared/contract';
+import { ApiError } from '../../../electron/shared/errors';
+
+const SID = 'interaction_1b4e28ba-2fa1-11d2-883f-0016d3cca427';
+const OTHER_SID = 'interaction_6fa459ea-ee8a-3ca4-894e-db77e160355e';
+
+function peaksOf(durationSeconds: number): RecordingPeaks {
+  return { durationSeconds, sampleRate: 8000, length: 2, channels: [{ min: [-1, 0], max: [1, 0] }], fromCache: false };
+}
+
+const soFar = (coveredSeconds: number): PeaksProgress => ({
+  peaks: peaksOf(coveredSeconds),
+  coveredSeconds,
+  complete: false,
+});
+
+/** Sessions over hand-driven services; the test settles the peaks and reports problems and downloads. */
+function rig() {
+  const problemListeners = new Set<RecordingProblemListener>();
+  const downloadListeners = new Set<DownloadProgressListener>();
+  const computations: Array<{
+    sid: string;
+    watch: PeaksWatch | undefined;
+    resolve: (peaks: RecordingPeaks) => void;
+    reject: (err: unknown) => void;
+  }> = [];
+  let ids = 0;
+  const sessions = createRecordingSessions({
+    peaks: {
+      get: (sid, watch) => new Promise((resolve, reject) => computations.push({ sid, watch, resolve, reject })),
+    },
+    recordingSrc: (sid) => `vr-recording://local/recording/${sid}`,
+    workspaceId: () => 'ws-1',
+    onRecordingProblem: (listener) => {
+      problemListeners.add(listener);
+      return () => problemListeners.delete(listener);
+    },
+    onDownloadProgress: (listener) => {
+      downloadListeners.add(listener);
+      return () => downloadListeners.delete(listener);
+    },
+    downloadProgress: () => null,
+    newId: () => `session-${++ids}`,
+  });
+  const pushed: RecordingSessionPush[] = [];
+  const frame = (push: RecordingSessionPush) => pushed.push(push);
+  /** Resolves once the session's peaks were asked for (after the open's task). */
+  const started = async (count = 1) => {
+    for (let i = 0; i < 100 && computations.length < count; i++) await new Promise((r) => setImmediate(r));
+    return computations[count - 1]!;
+  };
+  const settled = () => new Promise((r) => setImmediate(r));
+  return { sessions, pushed, frame, started, settled, problemListeners, downloadListeners, computations };
+}
+
+describe('recording sessions', () => {
+  it("gives the recording's URL at once, then pushes the peaks as they are decoded and the final peaks", async () => {
+    const r = rig();
+    const info = r.sessions.open(SID, 'frame-1', r.frame);
+    expect(info).toEqual({ sessionId: 'session-1', src: `vr-recording://local/recording/${SID}` });
+
+    const computation = await r.started();
+    expect(computation.sid).toBe(SID);
+    computation.watch?.onProgress?.(soFar(10));
+    computation.watch?.onProgress?.(soFar(20));
+    computation.resolve(peaksOf(42));
+    await r.settled();
+
+    expect(r.pushed).toEqual([
+      { sessionId: 'session-1', event: { type: 'peaks-progress', progress: soFar(10) } },
+      { sessionId: 'session-1', event: { type: 'peaks-progress', progress: soFar(20) } },
+      { sessionId: 'session-1', event: { type: 'peaks', peaks: peaksOf(42) } },
+    ]);
+  });
+
+  it('leaves a format main does not decode to the page, and says why there is no waveform otherwise', async () => {
+    const r = rig();
+    r.sessions.open(SID, 'frame-1', r.frame);
+    (await r.started()).reject(
+      new ApiError({ kind: 'invalid_response', message: 'WebM is not decoded here.', detail: 'unsupported_format' }),
+    );
+    await r.settled();
+    expect(r.pushed.at(-1)?.event).toEqual({ type: 'decode-in-page' });
+
+    r.sessions.open(SID, 'frame-1', r.frame);
+    (await r.started(2)).reject(notAudio('text/html'));
+    await r.settled();
+    expect(r.pushed.at(-1)?.event).toMatchObject({ type: 'peaks-failed', problem: { kind: 'not_audio' } });
+  });
+
+  it("pushes the problems and download progress of the session's own call in its own workspace", async () => {
+    const r = rig();
+    r.sessions.open(SID, 'frame-1', r.frame);
+    await r.started();
+    const problem = { kind: 'gone' as const, message: 'The recording link no longer exists (HTTP 404).' };
+    for (const listener of r.problemListeners) {
+      listener('ws-1', OTHER_SID, problem);
+      listener('ws-2', SID, problem);
+      listener('ws-1', SID, problem);
+      listener('ws-1', SID, null);
+    }
+    for (const listener of r.downloadListeners) {
+      listener(OTHER_SID, { receivedBytes: 1, totalBytes: 2 });
+      listener(SID, { receivedBytes: 5, totalBytes: 10 });
+      listener(SID, null);
+    }
+    expect(r.pushed.map((p) => p.event)).toEqual([
+      { type: 'problem', problem },
+      { type: 'problem', problem: null },
+      { type: 'download', progress: { receivedBytes: 5, totalBytes: 10 } },
+      { type: 'download', progress: null },
+    ]);
+  });
+
+  it('closes a session when its view moves on: nothing more is pushed and no listener is left', async () => {
+    const r = rig();
+    const first = r.sessions.open(SID, 'frame-1', r.frame);
+    const computation = await r.started();
+    expect(r.problemListeners.size).toBe(1);
+    expect(r.downloadListeners.size).toBe(1);
+
+    // Another frame cannot close it.
+    r.sessions.close(first.sessionId, 'frame-2');
+    expect(r.sessions.size).toBe(1);
+
+    r.sessions.close(first.sessionId, 'frame-1');
+    expect(r.sessions.size).toBe(0);
+    expect(r.problemListeners.size).toBe(0);
+    expect(r.downloadListeners.size).toBe(0);
+    expect(computation.watch?.signal?.aborted).toBe(true);
+    computation.resolve(peaksOf(42));
+    await r.settled();
+    expect(r.pushed).toEqual([]);
+  });
+
+  it("keeps one session per frame: showing another call closes the frame's previous one", async () => {
+    const r = rig();
+    r.sessions.open(SID, 'frame-1', r.frame);
+    const first = await r.started();
+    r.sessions.open(OTHER_SID, 'frame-1', r.frame);
+    r.sessions.open(SID, 'frame-2', () => undefined);
+    expect(r.sessions.size).toBe(2);
+    expect(first.watch?.signal?.aborted).toBe(true);
+    expect(r.problemListeners.size).toBe(2);
+
+    r.sessions.closeAll();
+    expect(r.sessions.size).toBe(0);
+    expect(r.problemListeners.size).toBe(0);
+    expect(r.downloadListeners.size).toBe(0);
+  });
+
+  it('closes a session whose frame is gone (its push throws)', async () => {
+    const r = rig();
+    r.sessions.open(SID, 'frame-1', () => {
+      throw new Error('Render frame was disposed before WebFrameMain could be accessed');
+    });
+    (await r.started()).watch?.onProgress?.(soFar(5));
+    expect(r.sessions.size).toBe(0);
+    expect(r.problemListeners.size).toBe(0);
+  });
+});
