@@ -144,22 +144,32 @@ export function createExportsService(deps: ExportsDeps): ExportsService {
     if (target === null || cancelled()) return { saved: null };
     download.progress.totalBytes = cached.size();
     tell(sid, download.progress);
+    // At most one report per DOWNLOAD_PROGRESS_EVERY_MS, the last bytes included: a report held
+    // back is sent when the interval is over, even if no more bytes came (a stalled server).
     let toldAt = Date.now();
+    let held: NodeJS.Timeout | null = null;
+    const report = () => {
+      held = null;
+      toldAt = Date.now();
+      if (running.get(sid) === download) tell(sid, download.progress);
+    };
     try {
       await writeAtomically(target, cached.stream(0), {
         signal,
         onBytes: (written) => {
           download.progress.receivedBytes = written;
           download.progress.totalBytes = cached.size();
-          if (Date.now() - toldAt < DOWNLOAD_PROGRESS_EVERY_MS) return;
-          toldAt = Date.now();
-          tell(sid, download.progress);
+          const wait = DOWNLOAD_PROGRESS_EVERY_MS - (Date.now() - toldAt);
+          if (wait <= 0) report();
+          else held ??= setTimeout(report, wait);
         },
       });
     } catch (err) {
       if (cancelled()) return { saved: null };
       if (err instanceof ApiError) throw err;
       throw saveFailed(basename(target), err);
+    } finally {
+      if (held) clearTimeout(held);
     }
     return { saved: basename(target) };
   }
