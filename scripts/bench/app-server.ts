@@ -16,7 +16,9 @@
  *   event-loop delay since the previous call;
  * - the preload bridge's own paths (`IPC_CALL_PATH`, `IPC_RESULT_PATH`, and every other path
  *   under `/__voice-review-` when the build's `ipcMain` stand-in has a `serve(request)` method for
- *   a transport of its own) to the current stack's `ipcMain` stand-in;
+ *   a transport of its own) to the current stack's `ipcMain` stand-in; main's pushes to the page
+ *   (a call's recording session: peaks, problems, download progress) are such a path, a stream of
+ *   server-sent events per page (`IPC_PUSH_PATH`), streamed through as the stand-in writes them;
  * - `/bench/warmup.wav`; the built renderer's files (their own CSP is in index.html's meta tag);
  * - anything else to the stack's recording protocol handler (the app's recording URLs are on this
  *   origin, whatever their path).

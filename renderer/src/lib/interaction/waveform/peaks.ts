@@ -1,6 +1,6 @@
 /**
  * Turns a recording's peaks (main's, or the page decoder's for a format main does not read:
- * peaks-source.ts) into what wavesurfer.js 8 draws, so wavesurfer never fetches or decodes the
+ * recording-session.svelte.ts) into what wavesurfer.js 8 draws, so wavesurfer never fetches or decodes the
  * recording itself.
  */
 import type { PeaksProgress, RecordingPeaks } from '$shared/contract';
