@@ -15,6 +15,7 @@
 import { randomUUID } from 'node:crypto';
 import type {
   DownloadProgress,
+  PeaksProgress,
   RecordingProblem,
   RecordingSessionEvent,
   RecordingSessionInfo,
@@ -25,6 +26,9 @@ import { problemOf } from '../api/recording-errors';
 import type { DownloadProgressListener } from '../exports/service';
 import type { PeaksService } from '../peaks/service';
 import type { RecordingProblemListener } from '../workspaces/active-workspace';
+
+/** Shortest time between two pushes of a session's peaks so far, in milliseconds. */
+export const PEAKS_PROGRESS_EVERY_MS = 250;
 
 /** Where a session's pushes go: the frame that opened it (throws when the frame is gone). */
 export type SessionPushTarget = (push: RecordingSessionPush) => void;
@@ -98,29 +102,49 @@ export function createRecordingSessions(deps: RecordingSessionsDeps): RecordingS
     });
     session.stop = () => {
       closed = true;
+      dropProgress();
       stopPeaks.abort();
       unlistenProblems();
       unlistenDownloads();
+    };
+    // The peaks so far, at most one push per PEAKS_PROGRESS_EVERY_MS (each carries every peak so
+    // far; the page draws each): the latest waits for the end of the interval.
+    let progressAt = 0;
+    let heldProgress: ReturnType<typeof setTimeout> | null = null;
+    let latestProgress: PeaksProgress | null = null;
+    const sendProgress = () => {
+      heldProgress = null;
+      progressAt = Date.now();
+      if (latestProgress) send({ type: 'peaks-progress', progress: latestProgress });
+    };
+    const onProgress = (progress: PeaksProgress) => {
+      latestProgress = progress;
+      const wait = PEAKS_PROGRESS_EVERY_MS - (Date.now() - progressAt);
+      if (wait <= 0) sendProgress();
+      else heldProgress ??= setTimeout(sendProgress, wait);
+    };
+    const dropProgress = () => {
+      if (heldProgress) clearTimeout(heldProgress);
+      heldProgress = null;
     };
     const running = deps.downloadProgress(sid);
     // After this task: the page has the session's id (the answer to its open) before any push.
     setImmediate(() => {
       if (running) send({ type: 'download', progress: running });
-      deps.peaks
-        .get(sid, {
-          onProgress: (progress) => send({ type: 'peaks-progress', progress }),
-          signal: stopPeaks.signal,
-        })
-        .then(
-          (peaks) => {
-            send({ type: 'peaks', peaks });
-            // Drawn, but perhaps not playable (AIFF): said before the media element fails.
-            void deps.peaks.playbackProblem(sid).then((problem) => {
-              if (problem) send({ type: 'problem', problem });
-            });
-          },
-          (err: unknown) => send(peaksFailure(err)),
-        );
+      deps.peaks.get(sid, { onProgress, signal: stopPeaks.signal }).then(
+        (peaks) => {
+          dropProgress();
+          send({ type: 'peaks', peaks });
+          // Drawn, but perhaps not playable (AIFF): said before the media element fails.
+          void deps.peaks.playbackProblem(sid).then((problem) => {
+            if (problem) send({ type: 'problem', problem });
+          });
+        },
+        (err: unknown) => {
+          dropProgress();
+          send(peaksFailure(err));
+        },
+      );
     });
     return session;
   }

@@ -49,12 +49,17 @@ export function interactionQuery(workspaceId: string, sid: string | null) {
 }
 
 /**
- * The recording session of interaction `sid` (recording-session.svelte.ts), opened in main at
- * once: "Show call" makes one per call shown, and the view disposes of it when it shows another.
+ * The recording session of interaction `sid` (recording-session.svelte.ts), opened in main once
+ * `after` resolved: "Show call" makes one per call shown, and the view disposes of it when it
+ * shows another. The Calls view passes the update that sends the interaction's query, so the
+ * view's lookup of the interaction is main's one GET, which the session's peaks then share.
  */
-export function openRecordingSession(sid: string): RecordingSession {
+export function openRecordingSession(sid: string, after: Promise<void> = Promise.resolve()): RecordingSession {
   return new RecordingSession(sid, {
-    open: (id) => api().openRecordingSession(id),
+    open: async (id) => {
+      await after;
+      return api().openRecordingSession(id);
+    },
     close: (sessionId) => api().closeRecordingSession(sessionId),
     subscribe: (callback) => appEvents().onRecordingSession(callback),
     storePeaks: (id, peaks) => api().storePeaks(id, peaks),

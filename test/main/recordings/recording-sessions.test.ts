@@ -5,7 +5,7 @@
  * recording's problems and the download's progress; closed when the view moves on, with no
  * listener left behind.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { PeaksWatch } from '../../../electron/main/peaks/service';
 import type { DownloadProgressListener } from '../../../electron/main/exports/service';
 import type { RecordingProblemListener } from '../../../electron/main/workspaces/active-workspace';
@@ -79,11 +79,30 @@ describe('recording sessions', () => {
     computation.resolve(peaksOf(42));
     await r.settled();
 
+    // At most one push of the peaks so far per 250 ms: the 20 s were still held when the final
+    // peaks came, which replace them.
     expect(r.pushed).toEqual([
       { sessionId: 'session-1', event: { type: 'peaks-progress', progress: soFar(10) } },
-      { sessionId: 'session-1', event: { type: 'peaks-progress', progress: soFar(20) } },
       { sessionId: 'session-1', event: { type: 'peaks', peaks: peaksOf(42) } },
     ]);
+  });
+
+  it('pushes the latest peaks so far once the interval is over', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    onTestFinished(() => void vi.useRealTimers());
+    const r = rig();
+    r.sessions.open(SID, 'frame-1', r.frame);
+    const computation = await r.started();
+    computation.watch?.onProgress?.(soFar(10));
+    computation.watch?.onProgress?.(soFar(15));
+    computation.watch?.onProgress?.(soFar(20));
+    expect(r.pushed).toHaveLength(1);
+    vi.advanceTimersByTime(250);
+    expect(r.pushed.map((p) => p.event)).toEqual([
+      { type: 'peaks-progress', progress: soFar(10) },
+      { type: 'peaks-progress', progress: soFar(20) },
+    ]);
+    r.sessions.closeAll();
   });
 
   it('leaves a format main does not decode to the page, and says why there is no waveform otherwise', async () => {

@@ -261,10 +261,16 @@ describe('Calls view: the recording session of the call shown', () => {
     await vi.waitFor(() => expect(fake.calls.closeRecordingSession).toEqual([['session-1']]));
     expect(fake.sessionListeners).toBe(0);
 
+    // Retry looks the call up again with a session of its own.
+    const alert = screen.getByRole('alert');
+    await user.click(within(alert).getByRole('button', { name: 'Retry' }));
+    await vi.waitFor(() => expect(fake.calls.openRecordingSession).toEqual([[SID], [SID]]));
+    await vi.waitFor(() => expect(fake.calls.closeRecordingSession).toEqual([['session-1'], ['session-2']]));
+
     fake.reply('getInteraction', ok(callWithRecording(OTHER_SID)));
     await lookUp(user, OTHER_SID);
     await screen.findByRole('region', { name: 'Recording' });
-    expect(fake.calls.openRecordingSession).toEqual([[SID], [OTHER_SID]]);
+    expect(fake.calls.openRecordingSession).toEqual([[SID], [SID], [OTHER_SID]]);
     expect(fake.sessionListeners).toBe(1);
     expect(mediaElement().getAttribute('src')).toBe(`vr-recording://local/recording/${OTHER_SID}`);
   });

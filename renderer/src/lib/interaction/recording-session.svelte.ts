@@ -99,6 +99,11 @@ export class RecordingSession {
     void this.openInMain();
   }
 
+  /** True once {@link dispose} was called: nothing more comes, and a new session is needed. */
+  get closed(): boolean {
+    return this.disposed;
+  }
+
   /** The pending peaks: true while neither the final peaks nor a reason for none is known. */
   get peaksPending(): boolean {
     return this.peaks === null && this.peaksProblem === null;
