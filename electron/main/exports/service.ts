@@ -147,9 +147,9 @@ export function createExportsService(deps: ExportsDeps): ExportsService {
     // At most one report per DOWNLOAD_PROGRESS_EVERY_MS, the last bytes included: a report held
     // back is sent when the interval is over, even if no more bytes came (a stalled server).
     let toldAt = Date.now();
-    let held: NodeJS.Timeout | null = null;
+    const held: { timer: NodeJS.Timeout | null } = { timer: null };
     const report = () => {
-      held = null;
+      held.timer = null;
       toldAt = Date.now();
       if (running.get(sid) === download) tell(sid, download.progress);
     };
@@ -161,7 +161,7 @@ export function createExportsService(deps: ExportsDeps): ExportsService {
           download.progress.totalBytes = cached.size();
           const wait = DOWNLOAD_PROGRESS_EVERY_MS - (Date.now() - toldAt);
           if (wait <= 0) report();
-          else held ??= setTimeout(report, wait);
+          else held.timer ??= setTimeout(report, wait);
         },
       });
     } catch (err) {
@@ -169,7 +169,7 @@ export function createExportsService(deps: ExportsDeps): ExportsService {
       if (err instanceof ApiError) throw err;
       throw saveFailed(basename(target), err);
     } finally {
-      if (held) clearTimeout(held);
+      if (held.timer) clearTimeout(held.timer);
     }
     return { saved: basename(target) };
   }
