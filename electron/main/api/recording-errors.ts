@@ -26,6 +26,7 @@ const API_KIND: Record<RecordingProblemKind, ApiErrorKind> = {
   not_audio: 'invalid_response',
   too_large: 'invalid_response',
   undecodable: 'invalid_response',
+  unplayable_format: 'invalid_response',
   server_error: 'server',
 };
 

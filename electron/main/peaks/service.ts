@@ -237,7 +237,10 @@ export function createPeaksService(options: PeaksServiceOptions): PeaksService {
       // The page's peaks are this run's answer for the call, as main's own would be: the exports
       // read the decoded length from them, with or without a disk cache.
       const kept = { ...peaks, fromCache: false };
-      remember(sid, { result: Promise.resolve(kept), progress: { latest: progressOf(kept, true) } });
+      remember(sid, {
+        result: Promise.resolve(kept),
+        progress: { latest: progressOf(kept, true), listeners: new Set() },
+      });
       if (cache && key) await cache.write(key, peaks);
     },
     async playbackProblem(sid) {
