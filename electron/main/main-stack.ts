@@ -265,9 +265,16 @@ export function createMainStack(options: MainStackOptions): MainStack {
     recordings,
     choosePath: options.chooseSavePath,
   });
+  const remux = options.mp3Remux;
+  const seekable = createSeekableVariants({
+    srcOf: (sid) => seekableRecordingSrcOf(recordingSrcPrefix, sid),
+    remux: remux === undefined || typeof remux === 'function' ? remux : createWorkerRemuxer(remux.workerPath),
+    log,
+  });
   const recordingSessions = createRecordingSessions({
     peaks,
     recordingSrc,
+    seekable,
     workspaceId: () => activeWorkspace.workspace()?.id ?? null,
     onRecordingProblem: (listener) => activeWorkspace.onRecordingProblem(listener),
     onDownloadProgress: (listener) => exports.onDownloadProgress(listener),
@@ -317,12 +324,6 @@ export function createMainStack(options: MainStackOptions): MainStack {
       options.onUnexpected?.(method, err);
     },
     secretClipboard,
-  });
-  const remux = options.mp3Remux;
-  const seekable = createSeekableVariants({
-    srcOf: (sid) => seekableRecordingSrcOf(recordingSrcPrefix, sid),
-    remux: remux === undefined || typeof remux === 'function' ? remux : createWorkerRemuxer(remux.workerPath),
-    log,
   });
   const recording = withAppCors(createRecordingHandler({ locate, recordings, variants: seekable }), appOrigin);
   return {

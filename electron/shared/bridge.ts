@@ -154,6 +154,8 @@ export function isRecordingSessionPush(value: unknown): value is RecordingSessio
         event.progress === null ||
         (isObject(event.progress) && typeof (event.progress as { receivedBytes?: unknown }).receivedBytes === 'number')
       );
+    case 'seekable':
+      return typeof event.src === 'string' && event.src.length <= 2000;
     default:
       return false;
   }

@@ -194,7 +194,10 @@ export interface RecordingSessionInfo {
  * - `peaks-failed`: no waveform from main, and why ({@link RecordingProblem});
  * - `problem`: the latest problem of the recording (the player's download included), or null
  *   when a later attempt worked;
- * - `download`: the progress of "Download recording" of this call, null once it ended.
+ * - `download`: the progress of "Download recording" of this call, null once it ended;
+ * - `seekable`: the URL of the recording's seekable variant (an MP3 rewrapped in MP4 once
+ *   downloaded, whose index Chromium seeks by exactly, to the frame): same sound, same timeline;
+ *   the page moves its media element there keeping its time.
  */
 export type RecordingSessionEvent =
   | { type: 'peaks-progress'; progress: PeaksProgress }
@@ -202,7 +205,8 @@ export type RecordingSessionEvent =
   | { type: 'decode-in-page' }
   | { type: 'peaks-failed'; problem: RecordingProblem }
   | { type: 'problem'; problem: RecordingProblem | null }
-  | { type: 'download'; progress: DownloadProgress | null };
+  | { type: 'download'; progress: DownloadProgress | null }
+  | { type: 'seekable'; src: string };
 
 /** What main pushes on `PUSH_CHANNELS.recordingSession`: one event of session `sessionId`. */
 export interface RecordingSessionPush {

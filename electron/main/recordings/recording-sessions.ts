@@ -5,8 +5,8 @@
  * (`PUSH_CHANNELS.recordingSession`, keyed by session id): the peaks as they are decoded, the
  * final peaks (or that the page decodes this format itself, or why there is no waveform), the
  * recording's problems in the one vocabulary of `RecordingProblem` (mapped once, by
- * api/recording-errors.ts `problemOf`), and the progress of "Download recording" of the call.
- * The page never polls.
+ * api/recording-errors.ts `problemOf`), the progress of "Download recording" of the call, and
+ * the URL of its seekable variant once there is one (an MP3's MP4 rewrap). The page never polls.
  *
  * The services it listens to (the peaks service, the active workspace's problem reports, the
  * exports' download progress) are passed in by the composition root; a closed session has no
@@ -25,6 +25,7 @@ import { ApiError } from '$shared/errors';
 import { problemOf } from '../api/recording-errors';
 import type { DownloadProgressListener } from '../exports/service';
 import type { PeaksService } from '../peaks/service';
+import type { SeekableVariants } from './seekable-variants';
 import type { RecordingProblemListener } from '../workspaces/active-workspace';
 
 /** Shortest time between two pushes of a session's peaks so far, in milliseconds. */
@@ -39,6 +40,11 @@ export interface RecordingSessionsDeps {
   peaks: Pick<PeaksService, 'get' | 'playbackProblem'>;
   /** The URL the page plays interaction `sid`'s recording from. */
   recordingSrc(sid: string): string;
+  /**
+   * The recordings' seekable variants (an MP3 rewrapped in MP4, which Chromium seeks exactly):
+   * a session pushes `seekable` with the variant's URL once it is ready.
+   */
+  seekable?: Pick<SeekableVariants, 'onReady' | 'readySrc'>;
   /** The active workspace's id, or null with none (a problem is pushed only for the session's workspace). */
   workspaceId(): string | null;
   /** Subscribes to the recording problems reported (the active workspace's `onRecordingProblem`). */
@@ -97,6 +103,10 @@ export function createRecordingSessions(deps: RecordingSessionsDeps): RecordingS
     const unlistenProblems = deps.onRecordingProblem((problemWorkspace, problemSid, problem) => {
       if (problemSid === sid && problemWorkspace === workspaceId) send({ type: 'problem', problem });
     });
+    const unlistenSeekable =
+      deps.seekable?.onReady((ready) => {
+        if (ready.sid === sid) send({ type: 'seekable', src: ready.src });
+      }) ?? (() => undefined);
     const unlistenDownloads = deps.onDownloadProgress((downloadSid, progress) => {
       if (downloadSid === sid) send({ type: 'download', progress });
     });
@@ -106,6 +116,7 @@ export function createRecordingSessions(deps: RecordingSessionsDeps): RecordingS
       stopPeaks.abort();
       unlistenProblems();
       unlistenDownloads();
+      unlistenSeekable();
     };
     // The peaks so far, at most one push per PEAKS_PROGRESS_EVERY_MS (each carries every peak so
     // far; the page draws each): the latest waits for the end of the interval.
@@ -131,6 +142,8 @@ export function createRecordingSessions(deps: RecordingSessionsDeps): RecordingS
     // After this task: the page has the session's id (the answer to its open) before any push.
     setImmediate(() => {
       if (running) send({ type: 'download', progress: running });
+      const seekableSrc = deps.seekable?.readySrc(sid);
+      if (seekableSrc) send({ type: 'seekable', src: seekableSrc });
       deps.peaks.get(sid, { onProgress, signal: stopPeaks.signal }).then(
         (peaks) => {
           dropProgress();

@@ -11,7 +11,13 @@ import type { DownloadProgressListener } from '../../../electron/main/exports/se
 import type { RecordingProblemListener } from '../../../electron/main/workspaces/active-workspace';
 import { createRecordingSessions } from '../../../electron/main/recordings/recording-sessions';
 import { notAudio } from '../../../electron/main/api/recording-errors';
-import type { PeaksProgress, RecordingPeaks, RecordingSessionPush } from '../../../electron/shared/contract';
+import type { SeekableVariantReady } from '../../../electron/main/recordings/seekable-variants';
+import type {
+  PeaksProgress,
+  RecordingPeaks,
+  RecordingProblem,
+  RecordingSessionPush,
+} from '../../../electron/shared/contract';
 import { ApiError } from '../../../electron/shared/errors';
 
 const SID = 'interaction_1b4e28ba-2fa1-11d2-883f-0016d3cca427';
@@ -38,11 +44,22 @@ function rig() {
     reject: (err: unknown) => void;
   }> = [];
   let ids = 0;
+  const playbackProblems = new Map<string, RecordingProblem>();
+  const seekableListeners = new Set<(ready: SeekableVariantReady) => void>();
+  const seekableReady = new Map<string, string>();
   const sessions = createRecordingSessions({
     peaks: {
       get: (sid, watch) => new Promise((resolve, reject) => computations.push({ sid, watch, resolve, reject })),
+      playbackProblem: (sid) => Promise.resolve(playbackProblems.get(sid) ?? null),
     },
     recordingSrc: (sid) => `vr-recording://local/recording/${sid}`,
+    seekable: {
+      onReady: (listener) => {
+        seekableListeners.add(listener);
+        return () => seekableListeners.delete(listener);
+      },
+      readySrc: (sid) => seekableReady.get(sid) ?? null,
+    },
     workspaceId: () => 'ws-1',
     onRecordingProblem: (listener) => {
       problemListeners.add(listener);
@@ -63,7 +80,19 @@ function rig() {
     return computations[count - 1]!;
   };
   const settled = () => new Promise((r) => setImmediate(r));
-  return { sessions, pushed, frame, started, settled, problemListeners, downloadListeners, computations };
+  return {
+    sessions,
+    pushed,
+    frame,
+    started,
+    settled,
+    problemListeners,
+    downloadListeners,
+    computations,
+    playbackProblems,
+    seekableListeners,
+    seekableReady,
+  };
 }
 
 describe('recording sessions', () => {
@@ -189,5 +218,39 @@ describe('recording sessions', () => {
     (await r.started()).watch?.onProgress?.(soFar(5));
     expect(r.sessions.size).toBe(0);
     expect(r.problemListeners.size).toBe(0);
+  });
+
+  it('says a drawn recording cannot be played (AIFF) once its peaks are there', async () => {
+    const r = rig();
+    const problem: RecordingProblem = { kind: 'unplayable_format', message: 'This recording is in AIFF.' };
+    r.playbackProblems.set(SID, problem);
+    r.sessions.open(SID, 'frame-1', r.frame);
+    (await r.started()).resolve(peaksOf(42));
+    await r.settled();
+    await r.settled();
+    expect(r.pushed.map((p) => p.event)).toEqual([
+      { type: 'peaks', peaks: peaksOf(42) },
+      { type: 'problem', problem },
+    ]);
+  });
+
+  it("pushes the seekable variant's URL of its own call, also when it was ready before the session", async () => {
+    const r = rig();
+    const variant = `vr-recording://local/recording/${SID}?variant=mp4`;
+    r.sessions.open(SID, 'frame-1', r.frame);
+    await r.started();
+    for (const listener of r.seekableListeners) {
+      listener({ sid: OTHER_SID, src: 'elsewhere', durationSeconds: 1 });
+      listener({ sid: SID, src: variant, durationSeconds: 2451 });
+    }
+    expect(r.pushed.map((p) => p.event)).toEqual([{ type: 'seekable', src: variant }]);
+
+    r.seekableReady.set(SID, variant);
+    r.sessions.open(SID, 'frame-2', r.frame);
+    await r.started(2);
+    expect(r.pushed.at(-1)).toEqual({ sessionId: 'session-2', event: { type: 'seekable', src: variant } });
+
+    r.sessions.closeAll();
+    expect(r.seekableListeners.size).toBe(0);
   });
 });

@@ -155,6 +155,17 @@ describe('RecordingSession', () => {
     session.dispose();
   });
 
+  it("moves a paused player to the recording's seekable variant main pushes, at the same place", async () => {
+    const { parts, push } = fakeParts();
+    const session = new RecordingSession(SID, parts);
+    await vi.waitFor(() => expect(session.media).not.toBeNull());
+    const media = session.media!;
+    media.currentTime = 0;
+    push({ type: 'seekable', src: `${SRC}?variant=mp4` });
+    expect(media.getAttribute('src')).toBe(`${SRC}?variant=mp4`);
+    session.dispose();
+  });
+
   it('decodes in the page a format main leaves to it, filling in, and hands main the final peaks', async () => {
     let finish!: (peaks: ComputedPeaks) => void;
     const decodeInPage = vi.fn<RecordingSessionParts['decodeInPage']>((_src, request) => {

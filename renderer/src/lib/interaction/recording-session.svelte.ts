@@ -10,7 +10,9 @@
  *   cache (contract `storePeaks`);
  * - the problem: what went wrong with the recording, in the one vocabulary of
  *   `RecordingProblem` (shared/recording-problem.ts has its words);
- * - the progress of "Download recording" of the call.
+ * - the progress of "Download recording" of the call;
+ * - the move of the media element to the recording's seekable variant once main pushes one (an
+ *   MP3 rewrapped in MP4, which seeks to the exact frame: waveform/seekable-src.ts).
  * {@link dispose} closes main's session (nothing more is pushed for it), stops a decode in the
  * page and lets go of a media element no player took.
  */
@@ -25,6 +27,7 @@ import type {
 } from '$shared/contract';
 import type { ComputedPeaks } from '$shared/peaks-reducer';
 import { RECORDING_PROBLEM_WORDS } from '$shared/recording-problem';
+import { moveToSeekableSrc } from './waveform/seekable-src';
 import { createRecordingElement, stopRecordingElement, untilSounding } from './waveform/recording-element';
 
 /** What a session is built on: main's session methods and pushes, the page's decoder, the media element. */
@@ -91,6 +94,8 @@ export class RecordingSession {
   private pageDecode: AbortController | null = null;
   private taken = false;
   private disposed = false;
+  /** Cancels a move to the seekable variant still waiting for a pause or a seek. */
+  private cancelSeekableMove: () => void = () => undefined;
 
   constructor(sid: string, parts: RecordingSessionParts) {
     this.sid = sid;
@@ -166,6 +171,7 @@ export class RecordingSession {
     this.disposed = true;
     this.unsubscribe();
     this.pageDecode?.abort();
+    this.cancelSeekableMove();
     if (this.sessionId !== null) void this.parts.close(this.sessionId).catch(() => undefined);
     this.sessionId = null;
     if (this.media && !this.taken) stopRecordingElement(this.media);
@@ -229,6 +235,11 @@ export class RecordingSession {
         break;
       case 'download':
         this.download = event.progress;
+        break;
+      case 'seekable':
+        // The same sound, seekable to the exact frame (moveToSeekableSrc says when it moves).
+        this.cancelSeekableMove();
+        if (this.media) this.cancelSeekableMove = moveToSeekableSrc(this.media, event.src);
         break;
     }
   }
