@@ -33,6 +33,12 @@ export function stopRecordingElement(media: HTMLMediaElement): void {
   media.load();
 }
 
+/**
+ * Longest a part of the call's view waits, in ms, for playback asked for before it was built
+ * ({@link untilSounding}): the sound comes first, the view follows within half a second.
+ */
+export const SOUND_FIRST_MAX_MS = 500;
+
 /** HTMLMediaElement.HAVE_FUTURE_DATA: enough data to move forward. */
 const HAVE_FUTURE_DATA = 3;
 
